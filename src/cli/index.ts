@@ -1,0 +1,47 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { StoreUnavailableError } from '../store/open.js';
+import { DASH_VERSION } from '../version.js';
+import { serveCommand } from './commands/serve.js';
+import { migrateCommand } from './commands/migrate.js';
+import { setPasswordCommand } from './commands/set-password.js';
+
+export function buildCli(): Command {
+  const program = new Command('dash')
+    .description(
+      'Dash: self-hosted server monitoring. Configuration: DASH_* variables or $DASH_HOME/config.yaml.',
+    )
+    .version(DASH_VERSION, '-v, --version', 'print the Dash version')
+    .showHelpAfterError();
+  program
+    .command('serve', { isDefault: true })
+    .description('start the HTTP server and background jobs in the foreground')
+    .action(serveCommand);
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .action(migrateCommand);
+  program
+    .command('set-password')
+    .description('read a new admin password from standard input and store its hash')
+    .action(setPasswordCommand);
+  return program;
+}
+
+/** Entry point: runs the CLI and turns configuration problems into one clear line. */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    await buildCli().exitOverride().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof ConfigError || err instanceof StoreUnavailableError) {
+      process.stderr.write(`dash: configuration error: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw err;
+  }
+}

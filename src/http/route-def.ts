@@ -1,0 +1,58 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { ErrorCode } from '../errors/codes.js';
+
+export const IMPLEMENTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof IMPLEMENTED_METHODS)[number];
+
+/**
+ * Who may call a route:
+ * - public: anyone, no credentials read;
+ * - optional: a valid Bearer token makes the caller an admin, anything else is anonymous;
+ * - admin: a valid Bearer access token is required (401 otherwise);
+ * - node: a valid X-Node-Secret is required (401 otherwise);
+ * - refresh: the refresh cookie plus X-CSRF-Token prove the caller (checked by the handler).
+ */
+export type AuthMode = 'public' | 'optional' | 'admin' | 'node' | 'refresh';
+
+export interface RouteSchemas {
+  body?: TSchema;
+  querystring?: TSchema;
+  params?: TSchema;
+  response?: Record<number, TSchema>;
+}
+
+type StaticOr<T, F> = T extends TSchema ? Static<T> : F;
+
+export type RouteRequest<S extends RouteSchemas> = FastifyRequest<{
+  Body: StaticOr<S['body'], unknown>;
+  Querystring: StaticOr<S['querystring'], Record<string, string | undefined>>;
+  Params: StaticOr<S['params'], Record<string, string>>;
+}>;
+
+export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
+  method: HttpMethod;
+  /** Canonical path in Fastify syntax, e.g. `/api/admin/nodes/:id`. */
+  path: string;
+  /** Extra exact paths answering the same way (spec §4.1.4); no redirects. */
+  aliases?: readonly string[];
+  auth: AuthMode;
+  /** Bytes; defaults to the 24 MiB API limit. */
+  bodyLimit?: number;
+  /** Code for a body that is not strict JSON (login answers invalid_json). */
+  jsonErrorCode?: ErrorCode;
+  /** Code for a body or query that fails its schema. */
+  validationErrorCode?: ErrorCode;
+  /** Accept a multipart body instead of JSON (theme upload). */
+  multipart?: boolean;
+  schema?: S;
+  handler: (req: RouteRequest<S>, reply: FastifyReply) => unknown;
+}
+
+/** Declares a route with request types inferred from its schemas. */
+export function defineRoute<S extends RouteSchemas>(def: RouteDef<S>): RouteDef {
+  return def;
+}
+
+export const API_BODY_LIMIT = 24 * 1024 * 1024;
+export const NODE_BODY_LIMIT = 1024 * 1024;

@@ -1,0 +1,11 @@
+import type { AppDeps } from '../deps.js';
+import type { RouteDef } from './route-def.js';
+import { versionDetailRoute } from './routes/version/detail.js';
+
+/**
+ * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
+ * conventions test walks it, so a route exists only once it is listed here.
+ */
+export function routeTable(deps: AppDeps): RouteDef[] {
+  return [versionDetailRoute(deps)];
+}

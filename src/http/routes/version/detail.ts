@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+
+const VersionResponse = Type.Object({ version: Type.String(), node_version: Type.String() });
+
+/** GET /api/version/ — service version and the node agent version bundled with it. */
+export function versionDetailRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/version/',
+    aliases: ['/api/version'],
+    auth: 'public',
+    schema: { response: { 200: VersionResponse } },
+    handler: () => ({ version: deps.versions.dash, node_version: deps.versions.node }),
+  });
+}

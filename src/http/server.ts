@@ -1,0 +1,231 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestAsyncHookHandler,
+} from 'fastify';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Logger } from '../platform/logger.js';
+import { AppError } from '../errors/app-error.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
+import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } from './route-def.js';
+import { RouteMatcher } from './route-matcher.js';
+import { isJsonMediaType } from './media-type.js';
+import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+
+export type AuthGuards = Partial<Record<AuthMode, onRequestAsyncHookHandler>>;
+
+export interface ServerOptions {
+  logger: Logger;
+  routes: readonly RouteDef[];
+  guards: AuthGuards;
+  trustProxy?: string[];
+  /** Handles non-API paths (SPA, /deploy, /theme); default answers 404. */
+  fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+const IMPLEMENTED = new Set<string>(IMPLEMENTED_METHODS);
+const NO_STORE = 'no-store';
+
+export function errorBody(code: ErrorCode, message?: string): string {
+  return JSON.stringify({ code, message: message ?? ERROR_CODES[code].message });
+}
+
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+/** Raw-socket answer for requests no router may see (unknown or lowercase methods). */
+function writeRawError(socket: Socket, status: number, code: ErrorCode): void {
+  if (!socket.writable) return;
+  const body = errorBody(code);
+  const reason = status === 501 ? 'Not Implemented' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'HPE_INVALID_METHOD') {
+    writeRawError(socket, 501, 'not_implemented');
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+  } else {
+    writeRawError(socket, 400, 'invalid_request');
+  }
+}
+
+function respondNotImplemented(res: ServerResponse): void {
+  const body = errorBody('not_implemented');
+  res.writeHead(501, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': NO_STORE,
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * Methods outside the six implemented ones are answered before Fastify routes them; CONNECT
+ * never reaches a request handler in Node, so it is answered on its own event.
+ */
+function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer((req, res) => {
+    if (!IMPLEMENTED.has(req.method ?? '')) respondNotImplemented(res);
+    else handler(req, res);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    writeRawError(socket, 501, 'not_implemented'),
+  );
+  return server;
+}
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+function routeOf(req: FastifyRequest): RouteDef | undefined {
+  return (req.routeOptions.config as { def?: RouteDef } | undefined)?.def;
+}
+
+function mapError(err: unknown, req: FastifyRequest): AppError {
+  if (err instanceof AppError) return err;
+  const route = routeOf(req);
+  if (err instanceof JsonSyntaxError) {
+    return new AppError(
+      route?.jsonErrorCode ?? 'invalid_request',
+      `invalid JSON body: ${err.message}`,
+    );
+  }
+  const e = err as { code?: string; statusCode?: number; validation?: unknown; message?: string };
+  if (e.validation) {
+    return new AppError(route?.validationErrorCode ?? 'invalid_request', e.message);
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('body_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError('unsupported_media_type');
+    default:
+      break;
+  }
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError('invalid_request', e.message);
+  }
+  return new AppError('internal_error', undefined, { cause: err });
+}
+
+/** Fastify instance with every cross-cutting /api convention (spec §4.1, §7) applied once. */
+export function createHttpServer(opts: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    bodyLimit: API_BODY_LIMIT,
+    serverFactory,
+    clientErrorHandler,
+    trustProxy: opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
+  }) as unknown as FastifyInstance;
+
+  const bodyAjv = makeAjv(false);
+  const queryAjv = makeAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
+  );
+
+  // Inject-based tests bypass the server factory; keep the 501 rule for them too.
+  app.addHook('onRequest', async (req) => {
+    if (!IMPLEMENTED.has(req.method)) throw new AppError('not_implemented');
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (isApiPath(req.url)) reply.header('cache-control', NO_STORE);
+    return payload;
+  });
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    const route = routeOf(req);
+    // Unrouted paths answer 404/405 whatever their body is.
+    if (!route || route.multipart || !hasBody(req.raw)) return payload;
+    if (!isJsonMediaType(req.headers['content-type'])) throw new AppError('unsupported_media_type');
+    return payload;
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    const buf = body as Buffer;
+    if (buf.length === 0 || !routeOf(req)) {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, parseStrictJsonBuffer(buf));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const appErr = mapError(err, req);
+    if (appErr.code === 'internal_error') req.log.error({ err }, 'unhandled error');
+    if (appErr.headers) void reply.headers(appErr.headers);
+    return reply
+      .code(appErr.status)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(appErr.code, appErr.message));
+  });
+
+  const matcher = new RouteMatcher(opts.routes);
+  app.setNotFoundHandler((req, reply) => {
+    if (!isApiPath(req.url) && opts.fallback) return opts.fallback(req, reply);
+    const allowed = isApiPath(req.url) ? matcher.allowedMethods(req.url) : [];
+    if (allowed.length > 0) {
+      void reply.header('allow', allowed.join(', '));
+      throw new AppError('method_not_allowed');
+    }
+    throw new AppError('not_found');
+  });
+
+  for (const def of opts.routes) {
+    const guard = opts.guards[def.auth];
+    if (def.auth !== 'public' && def.auth !== 'refresh' && !guard) {
+      throw new Error(
+        `no guard registered for auth mode "${def.auth}" (${def.method} ${def.path})`,
+      );
+    }
+    for (const url of [def.path, ...(def.aliases ?? [])]) {
+      app.route({
+        method: def.method,
+        url,
+        schema: def.schema,
+        bodyLimit: def.bodyLimit ?? API_BODY_LIMIT,
+        config: { def },
+        // Credentials are checked before the body is read: a caller without them learns nothing.
+        ...(guard ? { onRequest: guard } : {}),
+        handler: def.handler as (req: FastifyRequest, reply: FastifyReply) => unknown,
+      });
+    }
+  }
+  return app;
+}

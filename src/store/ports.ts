@@ -1,0 +1,20 @@
+/**
+ * Storage interfaces, one per area. Domain code sees only these; the SQLite (and later
+ * PostgreSQL) implementations live under store/. Times are UTC epoch milliseconds.
+ */
+
+export interface SettingsRepo {
+  /** Raw JSON text of a setting, or undefined when never stored. */
+  get(key: string): Promise<string | undefined>;
+  getMany(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Writes all entries in one transaction. */
+  setMany(entries: ReadonlyArray<readonly [string, string]>, now: number): Promise<void>;
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly settings: SettingsRepo;
+  /** Liveness probe for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

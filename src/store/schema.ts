@@ -1,0 +1,71 @@
+import type { Generated } from 'kysely';
+
+/** Table shapes shared by both engines; times are UTC epoch milliseconds. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  remark: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  name: string;
+  /** SHA-256 of the secret, unique among live nodes; NULL once deleted (frees the secret). */
+  secret_hash: string | null;
+  /** The secret encrypted with the data key (admins read it back in the node list). */
+  secret_enc: string;
+  hostname: string;
+  ip: string | null;
+  is_guest_visible: number;
+  traffic_p95_enabled: number;
+  traffic_cycle_mode: string;
+  traffic_billing_start_day: number;
+  traffic_billing_anchor_date: string;
+  traffic_billing_timezone: string;
+  traffic_direction_mode: string;
+  display_order: number;
+  tags: string;
+  agent_version: string;
+  os: string;
+  platform: string;
+  platform_version: string;
+  kernel_version: string;
+  arch: string;
+  interval_sec: number;
+  static_json: string | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface NodeGroupsTable {
+  node_id: number;
+  group_id: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  refresh_hash: string;
+  session_only: number;
+  user_version: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface Database {
+  settings: SettingsTable;
+  groups: GroupsTable;
+  nodes: NodesTable;
+  node_groups: NodeGroupsTable;
+  sessions: SessionsTable;
+}

@@ -1,0 +1,9 @@
+import * as m0001 from './0001_init.js';
+
+/**
+ * Ordered SQLite migrations. Each id is applied once, in one transaction, and recorded in
+ * `schema_migrations`; PostgreSQL keeps the same ids in its own folder.
+ */
+export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
+  { id: '0001_init', up: m0001.up },
+];

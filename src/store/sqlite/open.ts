@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../schema.js';
+import type { Store } from '../ports.js';
+import { settingsRepo } from '../queries/settings.js';
+import { migrateSqlite } from './migrate.js';
+
+export interface SqliteStore extends Store {
+  readonly engine: 'sqlite';
+  /** Kysely over the same connection, for queries shared with PostgreSQL. */
+  readonly db: Kysely<Database>;
+  /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
+  readonly raw: BetterSqlite3.Database;
+}
+
+/**
+ * Opens (creating if needed) the SQLite database in WAL mode and applies migrations.
+ * `synchronous=FULL` makes every acknowledged commit survive a crash or power loss.
+ */
+export function openSqliteStore(
+  path: string,
+  now: number,
+  opts: { migrate?: boolean } = {},
+): SqliteStore {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('temp_store = MEMORY');
+  if (opts.migrate !== false) migrateSqlite(raw, now);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    engine: 'sqlite',
+    db,
+    raw,
+    settings: settingsRepo(db),
+    async ping() {
+      raw.prepare('SELECT 1').get();
+    },
+    async close() {
+      await db.destroy();
+      if (raw.open) raw.close();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, CONFIG_KEYS } from '../../src/config/load.js';
+import { parseDuration, parseListen } from '../../src/config/parsers.js';
+import { tempHome } from '../support/build-app.js';
+
+describe('configuration', () => {
+  it('has working defaults with nothing set', () => {
+    const home = tempHome();
+    const c = loadConfig({ DASH_HOME: home });
+    expect(c.home).toBe(home);
+    expect(c.listen).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(c.publicUrl).toBe('http://127.0.0.1:8080');
+    expect(c.database).toEqual({ kind: 'sqlite', path: join(home, 'dash.db') });
+    expect(c.nodeOfflineThresholdMs).toBe(17_000);
+    expect(c.rawRetentionDays).toBe(8);
+    expect(c.logLevel).toBe('info');
+    expect(c.sessionTtlMs).toBe(14 * 86_400_000);
+    expect(c.accessTokenTtlMs).toBe(15 * 60_000);
+    expect(c.timezone.length).toBeGreaterThan(0);
+  });
+
+  it('reads config.yaml from DASH_HOME and lets the environment override it', () => {
+    const home = tempHome();
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'listen: 0.0.0.0:9000\ntimezone: Europe/Berlin\nnode_offline_threshold: 20s\npublic_url: https://dash.example.com\n',
+    );
+    const c = loadConfig({ DASH_HOME: home, DASH_TIMEZONE: 'Asia/Tokyo' });
+    expect(c.listen).toEqual({ host: '0.0.0.0', port: 9000 });
+    expect(c.timezone).toBe('Asia/Tokyo');
+    expect(c.nodeOfflineThresholdMs).toBe(20_000);
+    expect(c.publicUrl).toBe('https://dash.example.com');
+  });
+
+  it('rejects unknown YAML keys, naming them', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'listen: 127.0.0.1:1\nlisten_port: 5\n');
+    expect(() => loadConfig({ DASH_HOME: home })).toThrow(/unknown key "listen_port"/);
+  });
+
+  it.each([
+    ['DASH_LISTEN', 'nope'],
+    ['DASH_LISTEN', '127.0.0.1:70000'],
+    ['DASH_TIMEZONE', 'Mars/Olympus'],
+    ['DASH_PUBLIC_URL', 'ftp://x'],
+    ['DASH_PUBLIC_URL', 'https://x.example/path'],
+    ['DASH_LOG_LEVEL', 'loud'],
+    ['DASH_NODE_OFFLINE_THRESHOLD', '5 parsecs'],
+    ['DASH_NODE_OFFLINE_THRESHOLD', '0s'],
+    ['DASH_ADMIN_PASSWORD', 'short'],
+    ['DASH_HISTORY_RAW_RETENTION_DAYS', '1'],
+    ['DASH_TRUSTED_PROXIES', 'not-an-ip'],
+    ['DASH_LOCAL_AGENT', 'maybe'],
+  ])('stops on invalid %s=%s with a message naming the key', (key, value) => {
+    const run = () => loadConfig({ DASH_HOME: tempHome(), [key]: value });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow(key);
+  });
+
+  it('names the YAML key of an invalid file value', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'timezone: Nowhere/Land\n');
+    expect(() => loadConfig({ DASH_HOME: home })).toThrow(/timezone/);
+  });
+
+  it('selects PostgreSQL or a SQLite path from DASH_DATABASE_URL', () => {
+    expect(
+      loadConfig({ DASH_HOME: tempHome(), DASH_DATABASE_URL: 'postgres://u@h/db' }).database,
+    ).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+    });
+    expect(
+      loadConfig({ DASH_HOME: tempHome(), DASH_DATABASE_URL: 'sqlite:/tmp/x.db' }).database,
+    ).toEqual({
+      kind: 'sqlite',
+      path: '/tmp/x.db',
+    });
+  });
+
+  it('documents every key in docs/configuration.md', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const k of CONFIG_KEYS) {
+      expect(doc, k.env).toContain(k.env);
+      if (k.yaml) expect(doc, k.yaml).toContain(`\`${k.yaml}\``);
+    }
+    expect(doc).toContain('DASH_HOME');
+  });
+});
+
+describe('parsers', () => {
+  it('parses durations', () => {
+    expect(parseDuration('17s')).toBe(17_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('14d')).toBe(14 * 86_400_000);
+    expect(() => parseDuration('17')).toThrow();
+    expect(() => parseDuration('s')).toThrow();
+  });
+
+  it('parses listen addresses', () => {
+    expect(parseListen(':8080')).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(parseListen('[::1]:80')).toEqual({ host: '::1', port: 80 });
+    expect(() => parseListen('8080')).toThrow();
+  });
+});

@@ -1,0 +1,30 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/store/ports.js';
+import { ENGINES } from '../engines.js';
+
+describe.each(ENGINES)('settings repo on $name', ({ open }) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await open();
+  });
+  afterEach(async () => store.close());
+
+  it('returns undefined for a key never stored', async () => {
+    expect(await store.settings.get('nope')).toBeUndefined();
+  });
+
+  it('stores, overwrites and reads many keys', async () => {
+    await store.settings.setMany(
+      [
+        ['a', '1'],
+        ['b', '"x"'],
+      ],
+      10,
+    );
+    await store.settings.setMany([['a', '2']], 20);
+    expect(await store.settings.get('a')).toBe('2');
+    const many = await store.settings.getMany(['a', 'b', 'c']);
+    expect(Object.fromEntries(many)).toEqual({ a: '2', b: '"x"' });
+    expect((await store.settings.getMany([])).size).toBe(0);
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config/load.js';
+import type { DashConfig } from '../../src/config/schema.js';
+import { createDeps, type AppDeps } from '../../src/deps.js';
+import { buildApp } from '../../src/app.js';
+import { silentLogger } from '../../src/platform/logger.js';
+import { FakeClock } from './fake-clock.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  clock: FakeClock;
+  config: DashConfig;
+  close(): Promise<void>;
+}
+
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'dash-test-'));
+}
+
+/** A full Dash on an in-memory SQLite database with a fake clock, driven by inject(). */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const home = tempHome();
+  const config = loadConfig({
+    DASH_HOME: home,
+    DASH_DATABASE_URL: 'sqlite::memory:',
+    DASH_TIMEZONE: 'UTC',
+    ...env,
+  });
+  const clock = new FakeClock();
+  const deps = createDeps(config, { clock, log: silentLogger });
+  const app = buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await deps.shutdown();
+    },
+  };
+}
