@@ -5,6 +5,9 @@ import { openStore } from './store/open.js';
 import type { SqliteStore } from './store/sqlite/open.js';
 import { AdminPassword } from './domain/auth/admin-password.js';
 import { DASH_VERSION } from './version.js';
+import { DataKey } from './platform/data-key.js';
+import { NodeSecretIndex } from './domain/nodes/secret-index.js';
+import { join } from 'node:path';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -14,6 +17,10 @@ export interface AppDeps {
   store: SqliteStore;
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
+  /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
+  dataKey: DataKey;
+  /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
+  nodeSecrets: NodeSecretIndex;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -23,10 +30,20 @@ export interface DepsOverrides {
   log?: Logger;
 }
 
-export function createDeps(config: DashConfig, overrides: DepsOverrides = {}): AppDeps {
+/** Builds every service and loads hot state from the store. */
+export async function createDeps(
+  config: DashConfig,
+  overrides: DepsOverrides = {},
+): Promise<AppDeps> {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
   const store = openStore(config.database, clock.now());
+  const dataKey =
+    config.database.kind === 'sqlite' && config.database.path === ':memory:'
+      ? DataKey.ephemeral()
+      : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const nodeSecrets = new NodeSecretIndex();
+  nodeSecrets.load(await store.nodes.liveSecretHashes());
   let closed = false;
   return {
     config,
@@ -35,6 +52,8 @@ export function createDeps(config: DashConfig, overrides: DepsOverrides = {}): A
     store,
     versions: { dash: DASH_VERSION, node: 'unknown' },
     adminPassword: new AdminPassword(store.settings, clock),
+    dataKey,
+    nodeSecrets,
     async shutdown() {
       if (closed) return;
       closed = true;

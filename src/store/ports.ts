@@ -11,9 +11,15 @@ export interface SettingsRepo {
   setMany(entries: ReadonlyArray<readonly [string, string]>, now: number): Promise<void>;
 }
 
+export interface NodesRepo {
+  /** id and secret digest of every live (not deleted) node, for the secret index. */
+  liveSecretHashes(): Promise<Array<{ id: number; secretHash: string }>>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly settings: SettingsRepo;
+  readonly nodes: NodesRepo;
   /** Liveness probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -31,7 +31,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new FakeClock();
-  const deps = createDeps(config, { clock, log: silentLogger });
+  const deps = await createDeps(config, { clock, log: silentLogger });
   const app = buildApp(deps);
   await app.ready();
   return {

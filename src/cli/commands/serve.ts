@@ -20,7 +20,7 @@ function banner(url: string, generated: string | undefined): string {
 /** `dash serve`: start in the foreground; SIGTERM/SIGINT drain requests and close the store. */
 export async function serveCommand(): Promise<void> {
   const config = loadConfig();
-  const deps = createDeps(config);
+  const deps = await createDeps(config);
   const setup = await deps.adminPassword.ensure(config.adminPassword);
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });

@@ -19,7 +19,7 @@ export async function setPasswordCommand(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const deps = createDeps(loadConfig(), { log: silentLogger });
+  const deps = await createDeps(loadConfig(), { log: silentLogger });
   try {
     await deps.adminPassword.set(password);
     process.stdout.write(

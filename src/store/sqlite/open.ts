@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
 import type { Store } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
+import { nodesRepo } from '../queries/nodes.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -38,6 +39,7 @@ export function openSqliteStore(
     db,
     raw,
     settings: settingsRepo(db),
+    nodes: nodesRepo(db),
     async ping() {
       raw.prepare('SELECT 1').get();
     },
