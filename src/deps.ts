@@ -8,6 +8,8 @@ import { DASH_VERSION } from './version.js';
 import { DataKey } from './platform/data-key.js';
 import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
+import { NodeEvents } from './domain/nodes/node-events.js';
+import { noUpdateOffers, type UpdateOffers } from './domain/nodes/update-offers.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -21,6 +23,10 @@ export interface AppDeps {
   dataKey: DataKey;
   /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
   nodeSecrets: NodeSecretIndex;
+  /** Node record changes, for hot state to follow. */
+  nodeEvents: NodeEvents;
+  /** Update manifests for the metrics response (node upgrades). */
+  updateOffers: UpdateOffers;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -54,6 +60,8 @@ export async function createDeps(
     adminPassword: new AdminPassword(store.settings, clock),
     dataKey,
     nodeSecrets,
+    nodeEvents: new NodeEvents(),
+    updateOffers: noUpdateOffers,
     async shutdown() {
       if (closed) return;
       closed = true;
