@@ -1,11 +1,39 @@
 import type { AppDeps } from '../deps.js';
 import type { RouteDef } from './route-def.js';
 import { versionDetailRoute } from './routes/version/detail.js';
+import { adminGroupsListRoute } from './routes/admin/groups/list.js';
+import { adminGroupsMapRoute } from './routes/admin/groups/map.js';
+import { adminGroupsCreateRoute } from './routes/admin/groups/create.js';
+import { adminGroupsUpdateRoute } from './routes/admin/groups/update.js';
+import { adminGroupsDeleteRoute } from './routes/admin/groups/delete.js';
+import { adminNodesListRoute } from './routes/admin/nodes/list.js';
+import { adminNodesCreateRoute } from './routes/admin/nodes/create.js';
+import { adminNodesDeployRoute } from './routes/admin/nodes/deploy.js';
+import { adminNodesDisplayOrderRoute } from './routes/admin/nodes/display-order.js';
+import { adminNodesTrafficP95Route } from './routes/admin/nodes/traffic-p95.js';
+import { adminNodesUpdateRoute } from './routes/admin/nodes/update.js';
+import { adminNodesDeleteRoute } from './routes/admin/nodes/delete.js';
+import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
  * conventions test walks it, so a route exists only once it is listed here.
  */
 export function routeTable(deps: AppDeps): RouteDef[] {
-  return [versionDetailRoute(deps)];
+  return [
+    versionDetailRoute(deps),
+    adminGroupsListRoute(deps),
+    adminGroupsMapRoute(deps),
+    adminGroupsCreateRoute(deps),
+    adminGroupsUpdateRoute(deps),
+    adminGroupsDeleteRoute(deps),
+    adminNodesListRoute(deps),
+    adminNodesCreateRoute(deps),
+    adminNodesDeployRoute(deps),
+    adminNodesDisplayOrderRoute(deps),
+    adminNodesTrafficP95Route(deps),
+    adminNodesUpdateRoute(deps),
+    adminNodesDeleteRoute(deps),
+    adminNodesUpgradeRoute(deps),
+  ];
 }
