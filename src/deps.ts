@@ -10,6 +10,9 @@ import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
 import { NodeEvents } from './domain/nodes/node-events.js';
 import { noUpdateOffers, type UpdateOffers } from './domain/nodes/update-offers.js';
+import { AuthService } from './domain/auth/auth-service.js';
+import { AccessTokenCodec } from './domain/auth/access-token.js';
+import { RateLimiter } from './domain/auth/rate-limiter.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -19,6 +22,9 @@ export interface AppDeps {
   store: SqliteStore;
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
+  auth: AuthService;
+  /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
+  loginLimiter: RateLimiter;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
   dataKey: DataKey;
   /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
@@ -48,6 +54,16 @@ export async function createDeps(
     config.database.kind === 'sqlite' && config.database.path === ':memory:'
       ? DataKey.ephemeral()
       : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const adminPassword = new AdminPassword(store.settings, clock);
+  const auth = new AuthService(
+    store.sessions,
+    store.settings,
+    adminPassword,
+    new AccessTokenCodec(dataKey.derive('access-token')),
+    clock,
+    { accessTtlMs: config.accessTokenTtlMs, sessionTtlMs: config.sessionTtlMs },
+  );
+  await auth.load();
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
   let closed = false;
@@ -57,7 +73,9 @@ export async function createDeps(
     log,
     store,
     versions: { dash: DASH_VERSION, node: 'unknown' },
-    adminPassword: new AdminPassword(store.settings, clock),
+    adminPassword,
+    auth,
+    loginLimiter: new RateLimiter(clock, 5, 60_000),
     dataKey,
     nodeSecrets,
     nodeEvents: new NodeEvents(),

@@ -6,6 +6,7 @@ import type { Database } from '../schema.js';
 import type { Store } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
+import { sessionsRepo } from '../queries/sessions.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -40,6 +41,7 @@ export function openSqliteStore(
     raw,
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
+    sessions: sessionsRepo(db),
     async ping() {
       raw.prepare('SELECT 1').get();
     },
