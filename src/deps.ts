@@ -13,6 +13,7 @@ import { noUpdateOffers, type UpdateOffers } from './domain/nodes/update-offers.
 import { AuthService } from './domain/auth/auth-service.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
+import { SystemSettingsService } from './domain/settings/system-settings.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -25,6 +26,7 @@ export interface AppDeps {
   auth: AuthService;
   /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
   loginLimiter: RateLimiter;
+  systemSettings: SystemSettingsService;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
   dataKey: DataKey;
   /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
@@ -76,6 +78,7 @@ export async function createDeps(
     adminPassword,
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
+    systemSettings: new SystemSettingsService(store.settings, clock),
     dataKey,
     nodeSecrets,
     nodeEvents: new NodeEvents(),

@@ -10,6 +10,11 @@ import {
   deleteSessionRoute,
   listSessionsRoute,
 } from './routes/auth/sessions.js';
+import { settingsDetailRoute } from './routes/admin/system/settings/detail.js';
+import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js';
+import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
+import { brandRoute } from './routes/front/brand.js';
+import { accessRoute } from './routes/statistics/access.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -25,5 +30,10 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     deleteCurrentSessionRoute(deps),
     deleteAllSessionsRoute(deps),
     deleteSessionRoute(deps),
+    settingsDetailRoute(deps),
+    settingsReplaceRoute(deps),
+    settingsPatchRoute(deps),
+    brandRoute(deps),
+    accessRoute(deps),
   ];
 }
