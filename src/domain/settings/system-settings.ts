@@ -40,7 +40,14 @@ const UPTIME_FIELDS = new Set<keyof SystemSettings>([
   'uptime_error_sla',
 ]);
 const KEY_PREFIX = 'system.';
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+function hasControlChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
 
 function invalid(field: string, why: string): never {
   throw new AppError('invalid_fields', `${field}: ${why}`);
@@ -58,7 +65,7 @@ function text(field: 'page_title' | 'topbar_text', v: unknown, max: number): str
   const t = v.trim();
   if (t === '') return DEFAULT_SETTINGS[field];
   if ([...t].length > max) invalid(field, `must be at most ${max} characters`);
-  if (CONTROL.test(t)) invalid(field, 'must not contain control characters');
+  if (hasControlChars(t)) invalid(field, 'must not contain control characters');
   return t;
 }
 
