@@ -16,6 +16,10 @@ import { NodeUpgrades } from './domain/nodes/upgrades.js';
 import { DownloadGrants } from './domain/nodes/download-grants.js';
 import { AgentAssetFiles } from './deploy/asset-files.js';
 import { randomAlnum } from './platform/crypto.js';
+import { AuthService } from './domain/auth/auth-service.js';
+import { AccessTokenCodec } from './domain/auth/access-token.js';
+import { RateLimiter } from './domain/auth/rate-limiter.js';
+import { SystemSettingsService } from './domain/settings/system-settings.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -25,6 +29,10 @@ export interface AppDeps {
   store: SqliteStore;
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
+  auth: AuthService;
+  /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
+  loginLimiter: RateLimiter;
+  systemSettings: SystemSettingsService;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
   dataKey: DataKey;
   /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
@@ -63,6 +71,16 @@ export async function createDeps(
     config.database.kind === 'sqlite' && config.database.path === ':memory:'
       ? DataKey.ephemeral()
       : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const adminPassword = new AdminPassword(store.settings, clock);
+  const auth = new AuthService(
+    store.sessions,
+    store.settings,
+    adminPassword,
+    new AccessTokenCodec(dataKey.derive('access-token')),
+    clock,
+    { accessTtlMs: config.accessTokenTtlMs, sessionTtlMs: config.sessionTtlMs },
+  );
+  await auth.load();
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
   const nodeEvents = new NodeEvents();
@@ -100,7 +118,10 @@ export async function createDeps(
     log,
     store,
     versions,
-    adminPassword: new AdminPassword(store.settings, clock),
+    adminPassword,
+    auth,
+    loginLimiter: new RateLimiter(clock, 5, 60_000),
+    systemSettings: new SystemSettingsService(store.settings, clock),
     dataKey,
     nodeSecrets,
     nodeEvents,

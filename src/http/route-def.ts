@@ -43,6 +43,8 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   jsonErrorCode?: ErrorCode;
   /** Code for a body or query that fails its schema. */
   validationErrorCode?: ErrorCode;
+  /** Code for a storage failure (database locked, disk full...); default db_error (503). */
+  storeErrorCode?: ErrorCode;
   /** Accept a multipart body instead of JSON (theme upload). */
   multipart?: boolean;
   schema?: S;

@@ -1,6 +1,20 @@
 import type { AppDeps } from '../deps.js';
 import type { RouteDef } from './route-def.js';
 import { versionDetailRoute } from './routes/version/detail.js';
+import { loginRoute } from './routes/auth/login.js';
+import { refreshRoute } from './routes/auth/refresh.js';
+import { logoutRoute } from './routes/auth/logout.js';
+import {
+  deleteAllSessionsRoute,
+  deleteCurrentSessionRoute,
+  deleteSessionRoute,
+  listSessionsRoute,
+} from './routes/auth/sessions.js';
+import { settingsDetailRoute } from './routes/admin/system/settings/detail.js';
+import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js';
+import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
+import { brandRoute } from './routes/front/brand.js';
+import { accessRoute } from './routes/statistics/access.js';
 import { adminGroupsListRoute } from './routes/admin/groups/list.js';
 import { adminGroupsMapRoute } from './routes/admin/groups/map.js';
 import { adminGroupsCreateRoute } from './routes/admin/groups/create.js';
@@ -22,6 +36,18 @@ import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 export function routeTable(deps: AppDeps): RouteDef[] {
   return [
     versionDetailRoute(deps),
+    loginRoute(deps),
+    refreshRoute(deps),
+    logoutRoute(deps),
+    listSessionsRoute(deps),
+    deleteCurrentSessionRoute(deps),
+    deleteAllSessionsRoute(deps),
+    deleteSessionRoute(deps),
+    settingsDetailRoute(deps),
+    settingsReplaceRoute(deps),
+    settingsPatchRoute(deps),
+    brandRoute(deps),
+    accessRoute(deps),
     adminGroupsListRoute(deps),
     adminGroupsMapRoute(deps),
     adminGroupsCreateRoute(deps),

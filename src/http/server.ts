@@ -111,6 +111,17 @@ function hasEmptyParam(params: unknown): boolean {
   return Object.values(params as Record<string, unknown>).some((v) => v === '');
 }
 
+/** Failures of the storage engine (locked, full, corrupt, closed): the service is unavailable. */
+function isStoreError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { name, code, message } = err as { name?: string; code?: unknown; message?: unknown };
+  return (
+    name === 'SqliteError' ||
+    (typeof code === 'string' && code.startsWith('SQLITE_')) ||
+    message === 'The database connection is not open'
+  );
+}
+
 function mapError(err: unknown, req: FastifyRequest): AppError {
   if (err instanceof AppError) return err;
   const route = routeOf(req);
@@ -121,6 +132,9 @@ function mapError(err: unknown, req: FastifyRequest): AppError {
     );
   }
   const e = err as { code?: string; statusCode?: number; validation?: unknown; message?: string };
+  if (isStoreError(err)) {
+    return new AppError(route?.storeErrorCode ?? 'db_error', undefined, { cause: err });
+  }
   if (e.validation) {
     return new AppError(route?.validationErrorCode ?? 'invalid_request', e.message);
   }
@@ -204,7 +218,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
 
   app.setErrorHandler((err, req, reply) => {
     const appErr = mapError(err, req);
-    if (appErr.code === 'internal_error') req.log.error({ err }, 'unhandled error');
+    if (appErr.status >= 500) req.log.error({ err, code: appErr.code }, 'request failed');
     if (appErr.headers) void reply.headers(appErr.headers);
     return reply
       .code(appErr.status)

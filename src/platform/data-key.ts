@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -27,6 +27,11 @@ export class DataKey {
   /** A throwaway key for in-memory databases (tests). */
   static ephemeral(): DataKey {
     return new DataKey(randomBytes(32));
+  }
+
+  /** A sub-key for one purpose (e.g. signing access tokens), derived with HKDF-SHA256. */
+  derive(label: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `dash:${label}`, 32));
   }
 
   encrypt(plain: string): string {

@@ -108,11 +108,35 @@ export interface GroupsRepo {
   ensureNamed(name: string, now: number): Promise<number>;
 }
 
+export interface SessionRecord {
+  id: string;
+  /** SHA-256 of the current refresh token. */
+  refreshHash: string;
+  /** SHA-256 of the current CSRF token. */
+  csrfHash: string;
+  sessionOnly: boolean;
+  userVersion: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionsRepo {
+  insert(session: SessionRecord): Promise<void>;
+  /** Sessions not yet expired at `now`. */
+  live(now: number): Promise<SessionRecord[]>;
+  /** Replaces the refresh and CSRF digests and the expiry (refresh-token rotation). */
+  rotate(id: string, refreshHash: string, csrfHash: string, expiresAt: number): Promise<void>;
+  delete(id: string): Promise<void>;
+  deleteAll(): Promise<void>;
+  deleteExpired(now: number): Promise<number>;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly settings: SettingsRepo;
   readonly nodes: NodesRepo;
   readonly groups: GroupsRepo;
+  readonly sessions: SessionsRepo;
   /** Liveness probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -55,11 +55,11 @@ export interface NodeGroupsTable {
 export interface SessionsTable {
   id: string;
   refresh_hash: string;
+  csrf_hash: string;
   session_only: number;
   user_version: number;
   created_at: number;
   expires_at: number;
-  revoked_at: number | null;
 }
 
 export interface Database {

@@ -8,6 +8,7 @@ import { createDeps, type AppDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { FakeClock } from './fake-clock.js';
+import { TEST_ADMIN_PASSWORD } from './credentials.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,10 +29,12 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     DASH_HOME: home,
     DASH_DATABASE_URL: 'sqlite::memory:',
     DASH_TIMEZONE: 'UTC',
+    DASH_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...env,
   });
   const clock = new FakeClock();
   const deps = await createDeps(config, { clock, log: silentLogger });
+  await deps.adminPassword.ensure(config.adminPassword);
   const app = buildApp(deps);
   await app.ready();
   return {

@@ -1,12 +1,20 @@
 import type { AuthMode } from '../../src/http/route-def.js';
 import type { TestApp } from './build-app.js';
 
+export const TEST_ADMIN_PASSWORD = 'test-admin-password';
+
+/** Logs in with the test admin password (buildTestApp sets it) and returns Bearer headers. */
+export async function adminHeaders(t: TestApp): Promise<Record<string, string>> {
+  const issued = await t.deps.auth.login(TEST_ADMIN_PASSWORD, 'session');
+  return { authorization: `Bearer ${issued.accessToken}` };
+}
+
 /**
  * Valid credentials for a route's auth mode, so convention tests can get past the guard.
- * Returns undefined for modes that take no header credentials.
+ * Returns undefined for modes whose credentials a generic test cannot make.
  */
 export async function credentialsFor(
-  _t: TestApp,
+  t: TestApp,
   mode: AuthMode,
 ): Promise<Record<string, string> | undefined> {
   switch (mode) {
@@ -14,6 +22,8 @@ export async function credentialsFor(
     case 'optional':
     case 'refresh':
       return {};
+    case 'admin':
+      return adminHeaders(t);
     default:
       return undefined;
   }

@@ -7,6 +7,7 @@ import type { Store } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
+import { sessionsRepo } from '../queries/sessions.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -42,6 +43,7 @@ export function openSqliteStore(
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
     groups: groupsRepo(db),
+    sessions: sessionsRepo(db),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

@@ -51,11 +51,11 @@ export const up = [
   `CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
     refresh_hash TEXT NOT NULL,
+    csrf_hash TEXT NOT NULL,
     session_only INTEGER NOT NULL,
     user_version INTEGER NOT NULL,
     created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL,
-    revoked_at INTEGER
+    expires_at INTEGER NOT NULL
   ) STRICT`,
   `CREATE INDEX sessions_expires ON sessions (expires_at)`,
 ];

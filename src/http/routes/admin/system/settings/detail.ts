@@ -1,0 +1,15 @@
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+import { SettingsResponse } from '../../../../presenters/settings.js';
+
+/** GET /api/admin/system/settings/ — every system setting. */
+export function settingsDetailRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/system/settings/',
+    aliases: ['/api/admin/system/settings'],
+    auth: 'admin',
+    schema: { response: { 200: SettingsResponse } },
+    handler: () => deps.systemSettings.get(),
+  });
+}

@@ -1,0 +1,19 @@
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+import { SettingsBody } from '../../../../presenters/settings.js';
+
+/** PUT /api/admin/system/settings/ — replace; the first six fields are required. */
+export function settingsReplaceRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'PUT',
+    path: '/api/admin/system/settings/',
+    aliases: ['/api/admin/system/settings'],
+    auth: 'admin',
+    validationErrorCode: 'invalid_fields',
+    schema: { body: SettingsBody },
+    handler: async (req, reply) => {
+      await deps.systemSettings.replace(req.body as Record<string, unknown>);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { defineRoute, NODE_BODY_LIMIT } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+import { AppError } from '../../../errors/app-error.js';
+import { parsePersistence } from '../../../domain/auth/auth-service.js';
+import { clientNetwork } from '../../../domain/auth/client-network.js';
+import { setSessionCookies } from '../../auth-cookies.js';
+import { presentToken, TokenResponse } from '../../presenters/auth.js';
+
+/** POST /api/auth/login — admin password in, access token and session cookies out. */
+export function loginRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/auth/login',
+    auth: 'public',
+    bodyLimit: NODE_BODY_LIMIT,
+    jsonErrorCode: 'invalid_json',
+    validationErrorCode: 'invalid_json',
+    schema: {
+      body: Type.Object({
+        password: Type.Optional(Type.String()),
+        persistence: Type.Optional(Type.String()),
+      }),
+      response: { 200: TokenResponse },
+    },
+    handler: async (req, reply) => {
+      const network = clientNetwork(req.ip);
+      if (!deps.loginLimiter.tryHit(network)) {
+        const seconds = Math.ceil(deps.loginLimiter.retryAfterMs(network) / 1000);
+        throw new AppError('rate_limited', undefined, {
+          headers: { 'retry-after': String(seconds) },
+        });
+      }
+      const persistence = parsePersistence(req.body.persistence);
+      const issued = await deps.auth.login(req.body.password ?? '', persistence);
+      setSessionCookies(req, reply, issued, deps.config.publicUrl, deps.clock.now());
+      return presentToken(issued);
+    },
+  });
+}

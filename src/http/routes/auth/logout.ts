@@ -1,0 +1,18 @@
+import { defineRoute } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+import { clearSessionCookies, sessionProof } from '../../auth-cookies.js';
+
+/** POST /api/auth/logout — revokes the session proven by the cookies and clears them. */
+export function logoutRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/auth/logout',
+    auth: 'refresh',
+    handler: async (req, reply) => {
+      const proof = sessionProof(req);
+      await deps.auth.logout(proof.refresh, proof.csrfCookie, proof.csrfHeader);
+      clearSessionCookies(req, reply, deps.config.publicUrl);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import { defineRoute } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+import { sessionProof, setSessionCookies } from '../../auth-cookies.js';
+import { presentToken, TokenResponse } from '../../presenters/auth.js';
+
+/** POST /api/auth/refresh — rotates the refresh token and returns a new access token. */
+export function refreshRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/auth/refresh',
+    auth: 'refresh',
+    schema: { response: { 200: TokenResponse } },
+    handler: async (req, reply) => {
+      const proof = sessionProof(req);
+      const issued = await deps.auth.refresh(proof.refresh, proof.csrfCookie, proof.csrfHeader);
+      setSessionCookies(req, reply, issued, deps.config.publicUrl, deps.clock.now());
+      return presentToken(issued);
+    },
+  });
+}
