@@ -54,7 +54,12 @@ describe('install scripts', () => {
 
 describe('agent assets', () => {
   it('refuses requests without valid credentials with a plain-text 401', async () => {
-    for (const headers of [{}, { 'x-node-secret': 'wrong-secret' }, { 'x-node-secret': '' }]) {
+    const cases: Array<Record<string, string>> = [
+      {},
+      { 'x-node-secret': 'wrong-secret' },
+      { 'x-node-secret': '' },
+    ];
+    for (const headers of cases) {
       const res = await get(`/deploy/${ASSET}`, headers);
       expect(res.statusCode).toBe(401);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
