@@ -15,6 +15,7 @@ import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js'
 import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { accessRoute } from './routes/statistics/access.js';
+import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -35,5 +36,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     settingsPatchRoute(deps),
     brandRoute(deps),
     accessRoute(deps),
+    uptimeRoute(deps),
+    uptimeDayRoute(deps),
   ];
 }

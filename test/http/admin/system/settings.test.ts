@@ -118,13 +118,16 @@ describe('system settings', () => {
     [{ logo_url: 'data:image/png;base64,@@@' }, 'invalid base64'],
     [{ logo_url: 'https://user:pw@example.com/l.png' }, 'user info'],
     [{ logo_url: 'javascript:alert(1)' }, 'a script URL'],
-  ])('rejects %o (%s) with 400 invalid_fields and changes nothing', async (patch: object, _why: string) => {
-    const before = await get();
-    const res = await send('PATCH', patch);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'invalid_fields' });
-    expect(await get()).toEqual(before);
-  });
+  ])(
+    'rejects %o (%s) with 400 invalid_fields and changes nothing',
+    async (patch: object, _why: string) => {
+      const before = await get();
+      const res = await send('PATCH', patch);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_fields' });
+      expect(await get()).toEqual(before);
+    },
+  );
 
   it.each([
     '/custom/logo.svg',
