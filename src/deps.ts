@@ -15,6 +15,7 @@ import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
+import { OnlineRateService } from './domain/uptime/online-rate.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
 import { uptimeRetentionJob } from './jobs/uptime-retention.js';
@@ -32,6 +33,7 @@ export interface AppDeps {
   loginLimiter: RateLimiter;
   systemSettings: SystemSettingsService;
   uptime: UptimeService;
+  onlineRate: OnlineRateService;
   /** Background jobs; `dash serve` starts them, shutdown stops them before the store closes. */
   scheduler: Scheduler;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
@@ -103,6 +105,7 @@ export async function createDeps(
     loginLimiter: new RateLimiter(clock, 5, 60_000),
     systemSettings,
     uptime,
+    onlineRate: new OnlineRateService(store.uptime, clock),
     scheduler,
     dataKey,
     nodeSecrets,

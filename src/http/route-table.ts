@@ -16,6 +16,7 @@ import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { accessRoute } from './routes/statistics/access.js';
 import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
+import { onlineRoute } from './routes/metrics/online.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -38,5 +39,6 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     accessRoute(deps),
     uptimeRoute(deps),
     uptimeDayRoute(deps),
+    onlineRoute(deps),
   ];
 }

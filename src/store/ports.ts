@@ -58,6 +58,8 @@ export interface UptimeSums {
 export interface UptimeNode {
   id: number;
   guestVisible: boolean;
+  /** Report interval from the node's static report (default 3 s). */
+  intervalSec: number;
 }
 
 export interface UptimeRepo {

@@ -34,10 +34,10 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
     'INSERT INTO node_first_report (node_id, first_received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const nodes = db.prepare(
-    'SELECT id, is_guest_visible FROM nodes WHERE deleted_at IS NULL ORDER BY id',
+    'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL ORDER BY id',
   );
   const node = db.prepare(
-    'SELECT id, is_guest_visible FROM nodes WHERE deleted_at IS NULL AND id = ?',
+    'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL AND id = ?',
   );
   const days = db.prepare(
     'SELECT node_id, day, online_ms, observed_ms FROM uptime_day WHERE day >= ? AND day <= ?',
@@ -47,7 +47,7 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
      WHERE node_id = ? AND hour_start >= ? AND hour_start < ? ORDER BY hour_start`,
   );
   const counts = db.prepare(
-    `SELECT (minute / ?) * ? AS bucket, sum(reports) AS n FROM uptime_minute
+    `SELECT minute - (minute % ?) AS bucket, sum(reports) AS n FROM uptime_minute
      WHERE node_id = ? AND minute >= ? AND minute < ? GROUP BY bucket`,
   );
   const pruneMinutes = db.prepare(
@@ -61,8 +61,12 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
   const pruneDays = db.prepare(
     `DELETE FROM uptime_day WHERE (node_id, day) IN (SELECT node_id, day FROM uptime_day WHERE day < ? LIMIT ?)`,
   );
-  type NodeRow = { id: number; is_guest_visible: number };
-  const toNode = (r: NodeRow) => ({ id: r.id, guestVisible: r.is_guest_visible === 1 });
+  type NodeRow = { id: number; is_guest_visible: number; interval_sec: number };
+  const toNode = (r: NodeRow) => ({
+    id: r.id,
+    guestVisible: r.is_guest_visible === 1,
+    intervalSec: r.interval_sec,
+  });
 
   return {
     async saveMinutes(rows) {
@@ -115,7 +119,7 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
       }));
     },
     async reportCounts(nodeId, from, to, stepMs) {
-      const rows = counts.all(stepMs, stepMs, nodeId, from, to) as Array<{
+      const rows = counts.all(stepMs, nodeId, from, to) as Array<{
         bucket: number;
         n: number;
       }>;
