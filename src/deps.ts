@@ -20,6 +20,11 @@ import { AuthService } from './domain/auth/auth-service.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
+import { UptimeService } from './domain/uptime/uptime-service.js';
+import { OnlineRateService } from './domain/uptime/online-rate.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
+import { uptimeRetentionJob } from './jobs/uptime-retention.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -33,6 +38,10 @@ export interface AppDeps {
   /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
   loginLimiter: RateLimiter;
   systemSettings: SystemSettingsService;
+  uptime: UptimeService;
+  onlineRate: OnlineRateService;
+  /** Background jobs; `dash serve` starts them, shutdown stops them before the store closes. */
+  scheduler: Scheduler;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
   dataKey: DataKey;
   /** X-Node-Secret → node id; kept in step with every secret change and deletion. */
@@ -81,9 +90,24 @@ export async function createDeps(
     { accessTtlMs: config.accessTokenTtlMs, sessionTtlMs: config.sessionTtlMs },
   );
   await auth.load();
+  const systemSettings = new SystemSettingsService(store.settings, clock);
+  const uptime = new UptimeService(
+    store.uptime,
+    systemSettings,
+    clock,
+    config.timezone,
+    config.nodeOfflineThresholdMs,
+  );
+  await uptime.load();
+  const nodeEvents = new NodeEvents();
+  nodeEvents.on((e) => {
+    if (e.type === 'deleted') uptime.forgetNode(e.nodeId);
+  });
+  const scheduler = new Scheduler(clock, log);
+  scheduler.add(uptimeFinalizeJob(uptime));
+  scheduler.add(uptimeRetentionJob(store.uptime, config.timezone));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
-  const nodeEvents = new NodeEvents();
   const versions = { dash: DASH_VERSION, node: overrides.nodeVersion ?? 'unknown' };
   const groups = new GroupsService(store.groups, clock);
   await groups.ensureDefault();
@@ -121,7 +145,10 @@ export async function createDeps(
     adminPassword,
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
-    systemSettings: new SystemSettingsService(store.settings, clock),
+    systemSettings,
+    uptime,
+    onlineRate: new OnlineRateService(store.uptime, clock),
+    scheduler,
     dataKey,
     nodeSecrets,
     nodeEvents,
@@ -134,6 +161,7 @@ export async function createDeps(
     async shutdown() {
       if (closed) return;
       closed = true;
+      await scheduler.stop();
       await store.close();
     },
   };

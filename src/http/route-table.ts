@@ -15,6 +15,8 @@ import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js'
 import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { accessRoute } from './routes/statistics/access.js';
+import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
+import { onlineRoute } from './routes/metrics/online.js';
 import { adminGroupsListRoute } from './routes/admin/groups/list.js';
 import { adminGroupsMapRoute } from './routes/admin/groups/map.js';
 import { adminGroupsCreateRoute } from './routes/admin/groups/create.js';
@@ -48,6 +50,9 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     settingsPatchRoute(deps),
     brandRoute(deps),
     accessRoute(deps),
+    uptimeRoute(deps),
+    uptimeDayRoute(deps),
+    onlineRoute(deps),
     adminGroupsListRoute(deps),
     adminGroupsMapRoute(deps),
     adminGroupsCreateRoute(deps),

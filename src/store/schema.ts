@@ -62,10 +62,41 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+export interface UptimeMinuteTable {
+  node_id: number;
+  minute: number;
+  online_ms: number;
+  observed_ms: number;
+  reports: number;
+}
+
+export interface UptimeHourTable {
+  node_id: number;
+  hour_start: number;
+  online_ms: number;
+  observed_ms: number;
+}
+
+export interface UptimeDayTable {
+  node_id: number;
+  day: string;
+  online_ms: number;
+  observed_ms: number;
+}
+
+export interface NodeFirstReportTable {
+  node_id: number;
+  first_received_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   groups: GroupsTable;
   nodes: NodesTable;
   node_groups: NodeGroupsTable;
   sessions: SessionsTable;
+  uptime_minute: UptimeMinuteTable;
+  uptime_hour: UptimeHourTable;
+  uptime_day: UptimeDayTable;
+  node_first_report: NodeFirstReportTable;
 }

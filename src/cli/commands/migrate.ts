@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/load.js';
-import { openSqliteStore } from '../../store/sqlite/open.js';
+import { openSqliteConnection } from '../../store/sqlite/open.js';
 import { migrateSqlite } from '../../store/sqlite/migrate.js';
 import { openStore } from '../../store/open.js';
 import { systemClock } from '../../platform/clock.js';
@@ -11,15 +11,15 @@ export async function migrateCommand(): Promise<void> {
     openStore(config.database, systemClock.now());
     return;
   }
-  const store = openSqliteStore(config.database.path, systemClock.now(), { migrate: false });
+  const db = openSqliteConnection(config.database.path);
   try {
-    const result = migrateSqlite(store.raw, systemClock.now());
+    const result = migrateSqlite(db, systemClock.now());
     process.stdout.write(
       result.applied.length > 0
         ? `applied ${result.applied.length} migration(s): ${result.applied.join(', ')}\n`
         : `database is up to date (${result.current ?? 'empty'})\n`,
     );
   } finally {
-    await store.close();
+    db.close();
   }
 }

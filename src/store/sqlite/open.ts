@@ -8,6 +8,7 @@ import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
+import { sqliteUptimeRepo } from './uptime.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -16,6 +17,18 @@ export interface SqliteStore extends Store {
   readonly db: Kysely<Database>;
   /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
   readonly raw: BetterSqlite3.Database;
+}
+
+/** A connection with Dash's pragmas, creating the file and its folder when needed. */
+export function openSqliteConnection(path: string): BetterSqlite3.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('temp_store = MEMORY');
+  return raw;
 }
 
 /**
@@ -44,6 +57,7 @@ export function openSqliteStore(
     nodes: nodesRepo(db),
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
+    uptime: sqliteUptimeRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

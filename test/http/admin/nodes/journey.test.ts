@@ -32,8 +32,15 @@ describe('an admin organises a node from creation to deletion', () => {
         headers: { 'x-node-secret': secret },
       });
 
+    const uptimeIds = async (headers: Record<string, string>) =>
+      (await t.app.inject({ method: 'GET', url: '/api/metrics/uptime', headers }))
+        .json<{ nodes: Array<{ server_id: string }> }>()
+        .nodes.map((n) => n.server_id);
+
     const node = await api.create();
     const first = await api.create();
+    expect(await uptimeIds(admin)).toContain(String(node.id));
+    expect(await uptimeIds({})).not.toContain(String(node.id));
     expect(t.deps.nodeSecrets.lookup(node.secret)).toBe(node.id);
     expect((await download(node.secret)).statusCode).toBe(200);
 
@@ -70,8 +77,10 @@ describe('an admin organises a node from creation to deletion', () => {
 
     await api.send('PATCH', `/api/admin/nodes/${node.id}`, { is_guest_visible: true });
     expect((await api.node(node.id))?.is_guest_visible).toBe(true);
+    expect(await uptimeIds({})).toContain(String(node.id));
     await api.send('PATCH', `/api/admin/nodes/${node.id}`, { is_guest_visible: false });
     expect((await api.node(node.id))?.is_guest_visible).toBe(false);
+    expect(await uptimeIds({})).not.toContain(String(node.id));
 
     expect((await api.list()).map((n) => n.id)).toEqual([first.id, node.id]);
     await api.send('PUT', '/api/admin/nodes/display-order', { ids: [node.id, first.id] });
@@ -81,6 +90,7 @@ describe('an admin organises a node from creation to deletion', () => {
     expect((await api.list()).map((n) => n.id)).toEqual([first.id]);
     expect(t.deps.nodeSecrets.lookup('edge-1-new-secret')).toBeUndefined();
     expect((await download('edge-1-new-secret')).statusCode).toBe(401);
+    expect(await uptimeIds(admin)).toEqual([String(first.id)]);
 
     expect(events).toEqual([
       { type: 'created', nodeId: node.id },

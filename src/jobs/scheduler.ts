@@ -1,0 +1,64 @@
+import type { Clock } from '../platform/clock.js';
+import type { Logger } from '../platform/logger.js';
+
+/** A clock-driven background job; `runOnce` must be idempotent (tests call it directly). */
+export interface Job {
+  readonly name: string;
+  /** When the job should next run, given the current time. */
+  nextRunAt(now: number): number;
+  runOnce(now: number): Promise<void>;
+}
+
+/**
+ * Runs jobs one at a time each, on timers derived from the injected clock. `stop` waits for
+ * runs in progress so shutdown never closes the store under a job.
+ */
+export class Scheduler {
+  private readonly jobs: Job[] = [];
+  private readonly timers = new Map<Job, NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = true;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  add(job: Job): void {
+    this.jobs.push(job);
+    if (!this.stopped) this.schedule(job);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    for (const job of this.jobs) this.schedule(job);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private schedule(job: Job): void {
+    const now = this.clock.now();
+    const delay = Math.max(0, job.nextRunAt(now) - now);
+    const timer = setTimeout(() => this.run(job), delay);
+    timer.unref();
+    this.timers.set(job, timer);
+  }
+
+  private run(job: Job): void {
+    if (this.stopped) return;
+    const p = job
+      .runOnce(this.clock.now())
+      .catch((err: unknown) => this.log.error({ err, job: job.name }, 'job failed'))
+      .finally(() => {
+        this.running.delete(p);
+        if (!this.stopped) this.schedule(job);
+      });
+    this.running.add(p);
+  }
+}

@@ -1,0 +1,136 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { UptimeRepo, UptimeSums } from '../ports.js';
+
+/**
+ * Uptime storage on SQLite with prepared statements: the finaliser writes one row per node
+ * every minute, so this stays off Kysely's per-query compile path.
+ */
+export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
+  const insertMinute = db.prepare(
+    `INSERT INTO uptime_minute (node_id, minute, online_ms, observed_ms, reports) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const addHour = db.prepare(
+    `INSERT INTO uptime_hour (node_id, hour_start, online_ms, observed_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (node_id, hour_start) DO UPDATE SET
+       online_ms = online_ms + excluded.online_ms, observed_ms = observed_ms + excluded.observed_ms`,
+  );
+  const addDay = db.prepare(
+    `INSERT INTO uptime_day (node_id, day, online_ms, observed_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (node_id, day) DO UPDATE SET
+       online_ms = online_ms + excluded.online_ms, observed_ms = observed_ms + excluded.observed_ms`,
+  );
+  const save = db.transaction((rows: Parameters<UptimeRepo['saveMinutes']>[0]) => {
+    for (const r of rows) {
+      if (insertMinute.run(r.nodeId, r.minute, r.onlineMs, r.observedMs, r.reports).changes === 0)
+        continue;
+      addHour.run(r.nodeId, r.hourStart, r.onlineMs, r.observedMs);
+      addDay.run(r.nodeId, r.day, r.onlineMs, r.observedMs);
+    }
+  });
+  const lastMinute = db.prepare('SELECT max(minute) AS m FROM uptime_minute');
+  const firstReports = db.prepare('SELECT node_id, first_received_at FROM node_first_report');
+  const recordFirst = db.prepare(
+    'INSERT INTO node_first_report (node_id, first_received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
+  const nodes = db.prepare(
+    'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL ORDER BY id',
+  );
+  const node = db.prepare(
+    'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL AND id = ?',
+  );
+  const days = db.prepare(
+    'SELECT node_id, day, online_ms, observed_ms FROM uptime_day WHERE day >= ? AND day <= ?',
+  );
+  const hours = db.prepare(
+    `SELECT hour_start, online_ms, observed_ms FROM uptime_hour
+     WHERE node_id = ? AND hour_start >= ? AND hour_start < ? ORDER BY hour_start`,
+  );
+  const counts = db.prepare(
+    `SELECT minute - (minute % ?) AS bucket, sum(reports) AS n FROM uptime_minute
+     WHERE node_id = ? AND minute >= ? AND minute < ? GROUP BY bucket`,
+  );
+  const pruneMinutes = db.prepare(
+    `DELETE FROM uptime_minute WHERE (node_id, minute) IN
+       (SELECT node_id, minute FROM uptime_minute WHERE minute < ? LIMIT ?)`,
+  );
+  const pruneHours = db.prepare(
+    `DELETE FROM uptime_hour WHERE (node_id, hour_start) IN
+       (SELECT node_id, hour_start FROM uptime_hour WHERE hour_start < ? LIMIT ?)`,
+  );
+  const pruneDays = db.prepare(
+    `DELETE FROM uptime_day WHERE (node_id, day) IN (SELECT node_id, day FROM uptime_day WHERE day < ? LIMIT ?)`,
+  );
+  type NodeRow = { id: number; is_guest_visible: number; interval_sec: number };
+  const toNode = (r: NodeRow) => ({
+    id: r.id,
+    guestVisible: r.is_guest_visible === 1,
+    intervalSec: r.interval_sec,
+  });
+
+  return {
+    async saveMinutes(rows) {
+      if (rows.length > 0) save(rows);
+    },
+    async lastMinute() {
+      return (lastMinute.get() as { m: number | null }).m ?? undefined;
+    },
+    async firstReports() {
+      const rows = firstReports.all() as Array<{ node_id: number; first_received_at: number }>;
+      return new Map(rows.map((r) => [r.node_id, r.first_received_at]));
+    },
+    async recordFirstReport(nodeId, receivedAt) {
+      recordFirst.run(nodeId, receivedAt);
+    },
+    async nodes() {
+      return (nodes.all() as NodeRow[]).map(toNode);
+    },
+    async node(id) {
+      const r = node.get(id) as NodeRow | undefined;
+      return r ? toNode(r) : undefined;
+    },
+    async days(nodeIds, fromDay, toDay) {
+      const wanted = new Set(nodeIds);
+      const out = new Map<number, Map<string, UptimeSums>>();
+      const rows = days.all(fromDay, toDay) as Array<{
+        node_id: number;
+        day: string;
+        online_ms: number;
+        observed_ms: number;
+      }>;
+      for (const r of rows) {
+        if (!wanted.has(r.node_id)) continue;
+        let m = out.get(r.node_id);
+        if (!m) out.set(r.node_id, (m = new Map<string, UptimeSums>()));
+        m.set(r.day, { onlineMs: r.online_ms, observedMs: r.observed_ms });
+      }
+      return out;
+    },
+    async hours(nodeId, from, to) {
+      const rows = hours.all(nodeId, from, to) as Array<{
+        hour_start: number;
+        online_ms: number;
+        observed_ms: number;
+      }>;
+      return rows.map((r) => ({
+        hourStart: r.hour_start,
+        onlineMs: r.online_ms,
+        observedMs: r.observed_ms,
+      }));
+    },
+    async reportCounts(nodeId, from, to, stepMs) {
+      const rows = counts.all(stepMs, nodeId, from, to) as Array<{
+        bucket: number;
+        n: number;
+      }>;
+      return new Map(rows.map((r) => [r.bucket, r.n]));
+    },
+    async prune(minuteBefore, hourBefore, dayBefore, limit) {
+      return (
+        pruneMinutes.run(minuteBefore, limit).changes +
+        pruneHours.run(hourBefore, limit).changes +
+        pruneDays.run(dayBefore, limit).changes
+      );
+    },
+  };
+}
