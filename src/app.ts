@@ -3,13 +3,16 @@ import type { AppDeps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { routeTable } from './http/route-table.js';
 import { buildGuards } from './http/plugins/guards.js';
+import { registerDeployRoutes } from './http/static/deploy.js';
 
 /** Builds the HTTP application; never listens, so tests drive it with inject(). */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  return createHttpServer({
+  const app = createHttpServer({
     logger: deps.log,
     routes: routeTable(deps),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
   });
+  registerDeployRoutes(app, deps);
+  return app;
 }

@@ -9,7 +9,13 @@ import { DataKey } from './platform/data-key.js';
 import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
 import { NodeEvents } from './domain/nodes/node-events.js';
-import { noUpdateOffers, type UpdateOffers } from './domain/nodes/update-offers.js';
+import type { UpdateOffers } from './domain/nodes/update-offers.js';
+import { GroupsService } from './domain/groups/service.js';
+import { NodesService } from './domain/nodes/service.js';
+import { NodeUpgrades } from './domain/nodes/upgrades.js';
+import { DownloadGrants } from './domain/nodes/download-grants.js';
+import { AgentAssetFiles } from './deploy/asset-files.js';
+import { randomAlnum } from './platform/crypto.js';
 import { AuthService } from './domain/auth/auth-service.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
@@ -44,6 +50,13 @@ export interface AppDeps {
   nodeEvents: NodeEvents;
   /** Update manifests for the metrics response (node upgrades). */
   updateOffers: UpdateOffers;
+  groups: GroupsService;
+  nodes: NodesService;
+  nodeUpgrades: NodeUpgrades;
+  /** upgrade_token grants for /deploy downloads. */
+  downloadGrants: DownloadGrants;
+  /** Agent builds under $DASH_HOME/deploy. */
+  agentAssets: AgentAssetFiles;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -51,6 +64,8 @@ export interface AppDeps {
 export interface DepsOverrides {
   clock?: Clock;
   log?: Logger;
+  /** Bundled agent version (tests; the default is what the build ships). */
+  nodeVersion?: string;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -93,13 +108,40 @@ export async function createDeps(
   scheduler.add(uptimeRetentionJob(store.uptime, config.timezone));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
+  const versions = { dash: DASH_VERSION, node: overrides.nodeVersion ?? 'unknown' };
+  const groups = new GroupsService(store.groups, clock);
+  await groups.ensureDefault();
+  const nodes = new NodesService({
+    nodes: store.nodes,
+    secrets: nodeSecrets,
+    events: nodeEvents,
+    sealer: dataKey,
+    clock,
+    log,
+    appTimezone: config.timezone,
+    generateSecret: randomAlnum,
+  });
+  const downloadGrants = new DownloadGrants(clock, randomAlnum);
+  const agentAssets = new AgentAssetFiles(join(config.home, 'deploy'));
+  const nodeUpgrades = new NodeUpgrades({
+    nodes: store.nodes,
+    assets: agentAssets,
+    grants: downloadGrants,
+    clock,
+    log,
+    bundledVersion: versions.node,
+    publicUrl: config.publicUrl,
+  });
+  nodeEvents.on((event) => {
+    if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
+  });
   let closed = false;
   return {
     config,
     clock,
     log,
     store,
-    versions: { dash: DASH_VERSION, node: 'unknown' },
+    versions,
     adminPassword,
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
@@ -110,7 +152,12 @@ export async function createDeps(
     dataKey,
     nodeSecrets,
     nodeEvents,
-    updateOffers: noUpdateOffers,
+    updateOffers: nodeUpgrades,
+    groups,
+    nodes,
+    nodeUpgrades,
+    downloadGrants,
+    agentAssets,
     async shutdown() {
       if (closed) return;
       closed = true;

@@ -17,6 +17,19 @@ import { brandRoute } from './routes/front/brand.js';
 import { accessRoute } from './routes/statistics/access.js';
 import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
 import { onlineRoute } from './routes/metrics/online.js';
+import { adminGroupsListRoute } from './routes/admin/groups/list.js';
+import { adminGroupsMapRoute } from './routes/admin/groups/map.js';
+import { adminGroupsCreateRoute } from './routes/admin/groups/create.js';
+import { adminGroupsUpdateRoute } from './routes/admin/groups/update.js';
+import { adminGroupsDeleteRoute } from './routes/admin/groups/delete.js';
+import { adminNodesListRoute } from './routes/admin/nodes/list.js';
+import { adminNodesCreateRoute } from './routes/admin/nodes/create.js';
+import { adminNodesDeployRoute } from './routes/admin/nodes/deploy.js';
+import { adminNodesDisplayOrderRoute } from './routes/admin/nodes/display-order.js';
+import { adminNodesTrafficP95Route } from './routes/admin/nodes/traffic-p95.js';
+import { adminNodesUpdateRoute } from './routes/admin/nodes/update.js';
+import { adminNodesDeleteRoute } from './routes/admin/nodes/delete.js';
+import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -40,5 +53,18 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     uptimeRoute(deps),
     uptimeDayRoute(deps),
     onlineRoute(deps),
+    adminGroupsListRoute(deps),
+    adminGroupsMapRoute(deps),
+    adminGroupsCreateRoute(deps),
+    adminGroupsUpdateRoute(deps),
+    adminGroupsDeleteRoute(deps),
+    adminNodesListRoute(deps),
+    adminNodesCreateRoute(deps),
+    adminNodesDeployRoute(deps),
+    adminNodesDisplayOrderRoute(deps),
+    adminNodesTrafficP95Route(deps),
+    adminNodesUpdateRoute(deps),
+    adminNodesDeleteRoute(deps),
+    adminNodesUpgradeRoute(deps),
   ];
 }

@@ -107,6 +107,10 @@ function routeOf(req: FastifyRequest): RouteDef | undefined {
   return (req.routeOptions.config as { def?: RouteDef } | undefined)?.def;
 }
 
+function hasEmptyParam(params: unknown): boolean {
+  return Object.values(params as Record<string, unknown>).some((v) => v === '');
+}
+
 /** Failures of the storage engine (locked, full, corrupt, closed): the service is unavailable. */
 function isStoreError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -170,9 +174,21 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
   );
 
+  const matcher = new RouteMatcher(opts.routes);
+  const rejectUnrouted = (req: FastifyRequest, reply: FastifyReply): never => {
+    const allowed = isApiPath(req.url) ? matcher.allowedMethods(req.url) : [];
+    if (allowed.length > 0) {
+      void reply.header('allow', allowed.join(', '));
+      throw new AppError('method_not_allowed');
+    }
+    throw new AppError('not_found');
+  };
+
   // Inject-based tests bypass the server factory; keep the 501 rule for them too.
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     if (!IMPLEMENTED.has(req.method)) throw new AppError('not_implemented');
+    // The router lets `:id` match an empty segment (`/api/admin/groups/`); no API path has one.
+    if (routeOf(req) && hasEmptyParam(req.params)) rejectUnrouted(req, reply);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (isApiPath(req.url)) reply.header('cache-control', NO_STORE);
@@ -210,15 +226,9 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
       .send(errorBody(appErr.code, appErr.message));
   });
 
-  const matcher = new RouteMatcher(opts.routes);
   app.setNotFoundHandler((req, reply) => {
     if (!isApiPath(req.url) && opts.fallback) return opts.fallback(req, reply);
-    const allowed = isApiPath(req.url) ? matcher.allowedMethods(req.url) : [];
-    if (allowed.length > 0) {
-      void reply.header('allow', allowed.join(', '));
-      throw new AppError('method_not_allowed');
-    }
-    throw new AppError('not_found');
+    return rejectUnrouted(req, reply);
   });
 
   for (const def of opts.routes) {

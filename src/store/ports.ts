@@ -11,9 +11,101 @@ export interface SettingsRepo {
   setMany(entries: ReadonlyArray<readonly [string, string]>, now: number): Promise<void>;
 }
 
+/** A live node as stored; tags are the raw stored JSON text. */
+export interface NodeRow {
+  id: number;
+  name: string;
+  secretEnc: string;
+  hostname: string;
+  ip: string | null;
+  isGuestVisible: boolean;
+  trafficP95Enabled: boolean;
+  trafficCycleMode: string;
+  trafficBillingStartDay: number;
+  trafficBillingAnchorDate: string;
+  trafficBillingTimezone: string;
+  trafficDirectionMode: string;
+  displayOrder: number;
+  tagsJson: string;
+  agentVersion: string;
+  os: string;
+  arch: string;
+  groupIds: number[];
+}
+
+export interface NewNode {
+  name: string;
+  secretHash: string;
+  secretEnc: string;
+}
+
+/** Column changes of a node patch; absent keys stay as they are. */
+export interface NodeChanges {
+  name?: string;
+  isGuestVisible?: boolean;
+  trafficP95Enabled?: boolean;
+  trafficCycleMode?: string;
+  trafficBillingStartDay?: number;
+  trafficBillingAnchorDate?: string;
+  trafficBillingTimezone?: string;
+  trafficDirectionMode?: string;
+  displayOrder?: number;
+  tagsJson?: string;
+  secret?: { hash: string; enc: string };
+  /** Replaces every membership; duplicates already removed. */
+  groupIds?: number[];
+}
+
+export type NodeUpdateResult = 'ok' | 'not_found' | 'duplicate_secret' | 'unknown_group';
+
+export type NodeCreateResult = { ok: true; id: number } | { ok: false; reason: 'duplicate_secret' };
+
 export interface NodesRepo {
   /** id and secret digest of every live (not deleted) node, for the secret index. */
   liveSecretHashes(): Promise<Array<{ id: number; secretHash: string }>>;
+  /** Live nodes, highest display_order first, then by id. */
+  list(): Promise<NodeRow[]>;
+  /** A live node, or undefined when absent or deleted. */
+  get(id: number): Promise<NodeRow | undefined>;
+  /**
+   * Inserts a node after every live one in display order and joins it to the lowest-id live
+   * group named `default`, in one transaction.
+   */
+  create(node: NewNode, now: number): Promise<NodeCreateResult>;
+  /** Applies every change or none (one transaction). */
+  update(id: number, changes: NodeChanges, now: number): Promise<NodeUpdateResult>;
+  /** Sets traffic_p95_enabled on all ids, or on none when any is absent or deleted. */
+  setTrafficP95(ids: readonly number[], enabled: boolean, now: number): Promise<boolean>;
+  /**
+   * Gives the first id the highest order (N) down to 1 for the last. `missing` when an id is not
+   * a live node, `incomplete` when a live node is not listed; nothing changes then.
+   */
+  setDisplayOrder(ids: readonly number[], now: number): Promise<'ok' | 'missing' | 'incomplete'>;
+  /** Soft delete: frees the secret and drops memberships. False when absent or deleted. */
+  softDelete(id: number, now: number): Promise<boolean>;
+}
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  remark: string;
+  /** Live member nodes. */
+  nodeCount: number;
+}
+
+export interface GroupsRepo {
+  /** Live groups ordered by id. */
+  list(): Promise<GroupRow[]>;
+  create(name: string, remark: string, now: number): Promise<number>;
+  /** False when the group is absent or deleted. */
+  update(id: number, changes: { name?: string; remark?: string }, now: number): Promise<boolean>;
+  /** Soft delete and drop memberships; false when absent or deleted. */
+  softDelete(id: number, now: number): Promise<boolean>;
+  /**
+   * Makes sure a live group named `name` exists: re-activates a deleted one or creates it.
+   * Returns its id.
+   */
+  ensureNamed(name: string, now: number): Promise<number>;
 }
 
 export interface SessionRecord {
@@ -107,6 +199,7 @@ export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly settings: SettingsRepo;
   readonly nodes: NodesRepo;
+  readonly groups: GroupsRepo;
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
   /** Liveness probe for readiness checks. */

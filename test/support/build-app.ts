@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/load.js';
 import type { DashConfig } from '../../src/config/schema.js';
-import { createDeps, type AppDeps } from '../../src/deps.js';
+import { createDeps, type AppDeps, type DepsOverrides } from '../../src/deps.js';
 import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { FakeClock } from './fake-clock.js';
@@ -23,7 +23,10 @@ export function tempHome(): string {
 }
 
 /** A full Dash on an in-memory SQLite database with a fake clock, driven by inject(). */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  overrides: Pick<DepsOverrides, 'nodeVersion'> = {},
+): Promise<TestApp> {
   const home = tempHome();
   const config = loadConfig({
     DASH_HOME: home,
@@ -33,7 +36,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new FakeClock();
-  const deps = await createDeps(config, { clock, log: silentLogger });
+  const deps = await createDeps(config, { clock, log: silentLogger, ...overrides });
   await deps.adminPassword.ensure(config.adminPassword);
   const app = buildApp(deps);
   await app.ready();

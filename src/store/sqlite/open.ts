@@ -6,6 +6,7 @@ import type { Database } from '../schema.js';
 import type { Store } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
+import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { migrateSqlite } from './migrate.js';
@@ -54,6 +55,7 @@ export function openSqliteStore(
     raw,
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
+    groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
     async ping() {

@@ -1,0 +1,122 @@
+import type semver from 'semver';
+import { AppError } from '../../errors/app-error.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import type { NodesRepo } from '../../store/ports.js';
+import type { DownloadGrants, Grant } from './download-grants.js';
+import { agentAssetPath } from './platform.js';
+import type { UpdateManifest, UpdateOffers } from './update-offers.js';
+import { isUpdateTarget, parseVersion, supportsAutoUpdate } from './version.js';
+
+export interface AssetInfo {
+  sha256: string;
+  size: number;
+}
+
+/** The bundled agent builds under the deploy directory. */
+export interface AgentAssets {
+  /** Digest and size of a deploy asset; null when the file is missing. Throws on other errors. */
+  describe(assetPath: string): Promise<AssetInfo | null>;
+}
+
+export interface NodeUpgradesDeps {
+  nodes: NodesRepo;
+  assets: AgentAssets;
+  grants: DownloadGrants;
+  clock: Clock;
+  log: Logger;
+  /** Version of the bundled agent build; 'unknown' when none is bundled. */
+  bundledVersion: string;
+  /** Root URL agents reach Dash at, without trailing slash. */
+  publicUrl: string;
+}
+
+interface Pending {
+  target: semver.SemVer;
+  version: string;
+  assetPath: string;
+  grant: Grant;
+}
+
+/** A grant this close to expiry is replaced before it goes out in a manifest. */
+const GRANT_RENEW_MS = 10 * 60 * 1000;
+
+/**
+ * Node upgrades requested by an admin (spec §3 "Pending node upgrade"). A pending upgrade is
+ * offered in each metrics response until the node reports the target or a higher precedence;
+ * it lives in memory only. Every offer carries an upgrade_token download grant, because an
+ * agent that does not send X-Node-Secret when downloading cannot be told apart beforehand.
+ */
+export class NodeUpgrades implements UpdateOffers {
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly d: NodeUpgradesDeps) {}
+
+  /** Registers a pending upgrade to the bundled version (checks in reference §5.9 order). */
+  async request(nodeId: number): Promise<void> {
+    const bundled = this.d.bundledVersion.trim();
+    if (bundled === '' || bundled === 'unknown') throw new AppError('node_version_unavailable');
+    const target = parseVersion(bundled);
+    if (!target) throw new AppError('invalid_node_version');
+    const node = await this.d.nodes.get(nodeId);
+    if (!node) throw new AppError('not_found');
+    if (!supportsAutoUpdate(node.agentVersion)) throw new AppError('node_upgrade_unsupported');
+    const assetPath = agentAssetPath(node.os, node.arch);
+    let info: AssetInfo | null;
+    try {
+      info = await this.d.assets.describe(assetPath);
+    } catch (err) {
+      throw new AppError('node_asset_error', undefined, { cause: err });
+    }
+    if (!info) throw new AppError('node_asset_missing', `agent build ${assetPath} is missing`);
+    const grant = this.issueGrant(assetPath);
+    this.pending.set(nodeId, { target, version: bundled, assetPath, grant });
+  }
+
+  /** Forgets a node's pending upgrade (the node was deleted). */
+  forget(nodeId: number): void {
+    this.pending.delete(nodeId);
+  }
+
+  hasPending(nodeId: number): boolean {
+    return this.pending.has(nodeId);
+  }
+
+  async manifestFor(nodeId: number, reportedVersion: string): Promise<UpdateManifest | null> {
+    const p = this.pending.get(nodeId);
+    if (!p) return null;
+    if (!isUpdateTarget(p.target, reportedVersion)) {
+      this.pending.delete(nodeId);
+      return null;
+    }
+    try {
+      const info = await this.d.assets.describe(p.assetPath);
+      if (!info) {
+        this.d.log.warn({ nodeId, asset: p.assetPath }, 'upgrade asset vanished; no manifest');
+        return null;
+      }
+      if (p.grant.expiresAt - this.d.clock.now() < GRANT_RENEW_MS) {
+        p.grant = this.issueGrant(p.assetPath);
+      }
+      const token = encodeURIComponent(p.grant.token);
+      return {
+        id: p.version,
+        version: p.version,
+        url: `${this.d.publicUrl}/deploy/${p.assetPath}?upgrade_token=${token}`,
+        sha256: info.sha256,
+        size: info.size,
+      };
+    } catch (err) {
+      this.d.log.warn({ err, nodeId }, 'upgrade manifest could not be prepared');
+      return null;
+    }
+  }
+
+  private issueGrant(assetPath: string): Grant {
+    try {
+      return this.d.grants.issue(assetPath);
+    } catch (err) {
+      throw new AppError('node_upgrade_grant_error', undefined, { cause: err });
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const Body = Type.Object({
+  name: Type.Optional(Type.String()),
+  remark: Type.Optional(Type.String()),
+});
+
+/** POST /api/admin/groups/ — 400 invalid_name / invalid_remark, else 204. */
+export function adminGroupsCreateRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/admin/groups/',
+    aliases: ['/api/admin/groups'],
+    auth: 'admin',
+    schema: { body: Body },
+    handler: async (req, reply) => {
+      await deps.groups.create({ name: req.body.name, remark: req.body.remark });
+      return reply.code(204).send();
+    },
+  });
+}

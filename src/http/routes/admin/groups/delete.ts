@@ -1,0 +1,17 @@
+import { defineRoute } from '../../../route-def.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/** DELETE /api/admin/groups/{id} — soft delete; the default group (id 1) answers 409. */
+export function adminGroupsDeleteRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'DELETE',
+    path: '/api/admin/groups/:id',
+    auth: 'admin',
+    schema: { params: IdParams },
+    handler: async (req, reply) => {
+      await deps.groups.delete(pathId(req.params.id));
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const Body = Type.Object({
+  name: Type.Optional(Type.String()),
+  remark: Type.Optional(Type.String()),
+});
+
+/** PATCH /api/admin/groups/{id} — partial rename; 400 invalid_fields / no_fields, 404. */
+export function adminGroupsUpdateRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'PATCH',
+    path: '/api/admin/groups/:id',
+    auth: 'admin',
+    schema: { params: IdParams, body: Body },
+    handler: async (req, reply) => {
+      await deps.groups.update(pathId(req.params.id), {
+        name: req.body.name,
+        remark: req.body.remark,
+      });
+      return reply.code(204).send();
+    },
+  });
+}

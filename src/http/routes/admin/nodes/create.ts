@@ -1,0 +1,19 @@
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/**
+ * POST /api/admin/nodes/ — a hidden placeholder node with a generated secret. Any JSON body is
+ * ignored; the client reads the new node from the list.
+ */
+export function adminNodesCreateRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/admin/nodes/',
+    aliases: ['/api/admin/nodes'],
+    auth: 'admin',
+    handler: async (_req, reply) => {
+      await deps.nodes.create();
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,17 @@
+import { defineRoute } from '../../../route-def.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/** POST /api/admin/nodes/{id}/upgrade — queue the bundled agent for the node's next report. */
+export function adminNodesUpgradeRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/admin/nodes/:id/upgrade',
+    auth: 'admin',
+    schema: { params: IdParams },
+    handler: async (req, reply) => {
+      await deps.nodeUpgrades.request(pathId(req.params.id));
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,87 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import type { AgentPlatform } from '../../domain/nodes/platform.js';
+import { renderInstallScript } from '../../deploy/install-scripts.js';
+
+const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
+  ['/deploy/linux/install.sh', 'linux'],
+  ['/deploy/macos/install.sh', 'macos'],
+  ['/deploy/windows/install.ps1', 'windows'],
+];
+
+function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).type('text/plain; charset=utf-8').send(text);
+}
+
+/** The asset path after /deploy/, decoded; null when the URL cannot name a file. */
+function assetPathOf(rawUrl: string): string | null {
+  const q = rawUrl.indexOf('?');
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  try {
+    return path.slice('/deploy/'.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return null;
+  }
+}
+
+function single(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): boolean {
+  const secret = single(req.headers['x-node-secret']);
+  if (secret !== undefined && secret !== '' && deps.nodeSecrets.lookup(secret) !== undefined) {
+    return true;
+  }
+  const token = single((req.query as Record<string, unknown>).upgrade_token);
+  return token !== undefined && token !== '' && deps.downloadGrants.allows(token, assetPath);
+}
+
+async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyReply) {
+  void reply.header('cache-control', 'private, no-store').header('vary', 'X-Node-Secret');
+  const assetPath = assetPathOf(req.url);
+  if (assetPath === null || !authorised(deps, req, assetPath)) {
+    return plain(reply, 401, 'Unauthorized');
+  }
+  let file;
+  try {
+    file = await deps.agentAssets.locate(assetPath);
+  } catch (err) {
+    req.log.error({ err }, 'deploy asset lookup failed');
+    return plain(reply, 500, 'Internal Server Error');
+  }
+  if (!file) return plain(reply, 404, 'Not Found');
+  void reply.code(200).type('application/octet-stream').header('content-length', String(file.size));
+  if (req.method === 'HEAD') return reply.send();
+  return reply.send(createReadStream(file.path));
+}
+
+/**
+ * /deploy (reference §10.3): install scripts rendered for the public URL, open to anyone; agent
+ * builds and other files of $DASH_HOME/deploy, only for a live node's X-Node-Secret or an
+ * upgrade_token granted for exactly that file.
+ */
+export function registerDeployRoutes(app: FastifyInstance, deps: AppDeps): void {
+  for (const [url, platform] of SCRIPTS) {
+    app.route({
+      method: ['GET', 'HEAD'],
+      url,
+      handler: (req, reply) => {
+        void reply.header('cache-control', 'no-store');
+        try {
+          const script = renderInstallScript(platform, deps.config.publicUrl, deps.versions.node);
+          return reply.code(200).type(script.contentType).send(script.body);
+        } catch (err) {
+          req.log.error({ err }, 'install script could not be rendered');
+          return plain(reply, 500, 'install script unavailable');
+        }
+      },
+    });
+  }
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/deploy/*',
+    handler: (req, reply) => serveAsset(deps, req, reply),
+  });
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { buildTestApp, type TestApp } from '../../../support/build-app.js';
+import { adminHeaders } from '../../../support/credentials.js';
+import { resetFleet, setReported } from '../../../support/fleet.js';
+import { nodeApi, type ListedNode } from './helpers.js';
+
+const BYTES = 'agent build 0.3.0\n';
+
+describe('POST /api/admin/nodes/{id}/upgrade without a bundled agent', () => {
+  it('answers 409 node_version_unavailable', async () => {
+    const t = await buildTestApp();
+    try {
+      const admin = await adminHeaders(t);
+      const node = await nodeApi(t, () => admin).create();
+      setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', arch: 'amd64' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/nodes/${node.id}/upgrade`,
+        headers: admin,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'node_version_unavailable' });
+      expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let node: ListedNode;
+  beforeAll(async () => {
+    t = await buildTestApp({ DASH_PUBLIC_URL: 'http://127.0.0.1:8080' }, { nodeVersion: '0.3.0' });
+    admin = await adminHeaders(t);
+    mkdirSync(join(t.config.home, 'deploy', 'linux'), { recursive: true });
+    writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64'), BYTES);
+  });
+  beforeEach(async () => {
+    await resetFleet(t);
+    node = await nodeApi(t, () => admin).create();
+    setReported(t, node.id, { agent_version: '0.2.3', os: 'linux', arch: 'x86_64' });
+  });
+  afterAll(async () => t.close());
+  const upgrade = (id: number | string = node.id) =>
+    t.app.inject({ method: 'POST', url: `/api/admin/nodes/${id}/upgrade`, headers: admin });
+
+  it('queues the upgrade; the next metrics answer carries the manifest', async () => {
+    expect(await t.deps.updateOffers.manifestFor(node.id, '0.2.3')).toBeNull();
+    const res = await upgrade();
+    expect(res.statusCode).toBe(204);
+    const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.3');
+    expect(manifest).toMatchObject({
+      id: '0.3.0',
+      version: '0.3.0',
+      sha256: createHash('sha256').update(BYTES).digest('hex'),
+      size: Buffer.byteLength(BYTES),
+    });
+    const url = new URL(manifest?.url ?? '');
+    expect(url.origin + url.pathname).toBe('http://127.0.0.1:8080/deploy/linux/node_linux_amd64');
+    // A legacy agent downloads with the URL as given, without X-Node-Secret.
+    const download = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe(BYTES);
+    // Reporting the target clears it.
+    expect(await t.deps.updateOffers.manifestFor(node.id, '0.3.0')).toBeNull();
+    expect(await t.deps.updateOffers.manifestFor(node.id, '0.2.3')).toBeNull();
+  });
+
+  it.each([
+    [{ agent_version: '0.2.2' }, 409, 'node_upgrade_unsupported'],
+    [{ agent_version: 'unknown' }, 409, 'node_upgrade_unsupported'],
+    [{ os: '' }, 409, 'node_platform_unknown'],
+    [{ os: 'freebsd' }, 409, 'node_platform_unsupported'],
+    [{ arch: 'arm64' }, 409, 'node_asset_missing'],
+    [{ os: 'windows' }, 409, 'node_asset_missing'],
+  ])('refuses a node with %j: %i %s', async (fields, status, code) => {
+    setReported(t, node.id, fields);
+    const res = await upgrade();
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ code });
+    expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
+  });
+
+  it.each([
+    ['abc', 400, 'invalid_id'],
+    ['0', 400, 'invalid_id'],
+    ['777', 404, 'not_found'],
+  ])('answers id %s with %i %s', async (id, status, code) => {
+    const res = await upgrade(id);
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ code });
+  });
+
+  it('forgets the pending upgrade when the node is deleted', async () => {
+    expect((await upgrade()).statusCode).toBe(204);
+    await nodeApi(t, () => admin).send('DELETE', `/api/admin/nodes/${node.id}`);
+    expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
+    expect((await upgrade()).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,27 @@
+import type { TestApp } from './build-app.js';
+
+/**
+ * Empties nodes and groups of a shared test app and restores the start state (the default
+ * group as id 1), so admin tests can share one app instead of paying for a login each.
+ */
+export async function resetFleet(t: TestApp): Promise<void> {
+  t.deps.store.raw.exec(`
+    DELETE FROM node_groups;
+    DELETE FROM nodes;
+    DELETE FROM groups;
+    DELETE FROM sqlite_sequence WHERE name IN ('nodes', 'groups');
+  `);
+  t.deps.nodeSecrets.load([]);
+  await t.deps.groups.ensureDefault();
+}
+
+/** Sets what a node's static report would set (the ingest path is not needed for admin tests). */
+export function setReported(
+  t: TestApp,
+  id: number,
+  fields: { agent_version?: string; os?: string; arch?: string; ip?: string; hostname?: string },
+): void {
+  for (const [column, value] of Object.entries(fields)) {
+    t.deps.store.raw.prepare(`UPDATE nodes SET ${column} = ? WHERE id = ?`).run(value, id);
+  }
+}
