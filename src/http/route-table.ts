@@ -14,6 +14,7 @@ import { settingsDetailRoute } from './routes/admin/system/settings/detail.js';
 import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js';
 import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
+import { frontGroupsRoute } from './routes/front/groups.js';
 import { accessRoute } from './routes/statistics/access.js';
 import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
 import { onlineRoute } from './routes/metrics/online.js';
@@ -49,6 +50,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     settingsReplaceRoute(deps),
     settingsPatchRoute(deps),
     brandRoute(deps),
+    frontGroupsRoute(deps),
     accessRoute(deps),
     uptimeRoute(deps),
     uptimeDayRoute(deps),

@@ -106,6 +106,10 @@ export interface GroupsRepo {
    * Returns its id.
    */
   ensureNamed(name: string, now: number): Promise<number>;
+  /** Live groups (by id) with their live member nodes (by id) and each node's guest visibility. */
+  memberships(): Promise<
+    Array<{ id: number; name: string; nodes: Array<{ id: number; guestVisible: boolean }> }>
+  >;
 }
 
 export interface SessionRecord {

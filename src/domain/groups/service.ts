@@ -20,6 +20,23 @@ export class GroupsService {
     return this.groups.ensureNamed(DEFAULT_GROUP_NAME, this.clock.now());
   }
 
+  /**
+   * Groups for the dashboard filter: admins get every live group with all live members; guests
+   * only see guest-visible members, and groups left empty are omitted.
+   */
+  async frontGroups(
+    admin: boolean,
+  ): Promise<Array<{ id: number; name: string; nodeIds: number[] }>> {
+    const groups = await this.groups.memberships();
+    return groups
+      .map((g) => ({
+        id: g.id,
+        name: g.name,
+        nodeIds: g.nodes.filter((n) => admin || n.guestVisible).map((n) => n.id),
+      }))
+      .filter((g) => admin || g.nodeIds.length > 0);
+  }
+
   list(): Promise<GroupRow[]> {
     return this.groups.list();
   }

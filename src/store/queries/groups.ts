@@ -24,6 +24,31 @@ export function groupsRepo(db: Kysely<Database>): GroupsRepo {
       }));
     },
 
+    async memberships() {
+      const rows = await db
+        .selectFrom('groups as g')
+        .leftJoin('node_groups as ng', 'ng.group_id', 'g.id')
+        .leftJoin('nodes as n', (join) =>
+          join.onRef('n.id', '=', 'ng.node_id').on('n.deleted_at', 'is', null),
+        )
+        .select(['g.id', 'g.name', 'n.id as nodeId', 'n.is_guest_visible as guestVisible'])
+        .where('g.deleted_at', 'is', null)
+        .orderBy('g.id')
+        .orderBy('n.id')
+        .execute();
+      const out: Array<{
+        id: number;
+        name: string;
+        nodes: Array<{ id: number; guestVisible: boolean }>;
+      }> = [];
+      for (const r of rows) {
+        let g = out.at(-1);
+        if (!g || g.id !== r.id) out.push((g = { id: r.id, name: r.name, nodes: [] }));
+        if (r.nodeId !== null) g.nodes.push({ id: r.nodeId, guestVisible: r.guestVisible === 1 });
+      }
+      return out;
+    },
+
     async create(name, remark, now) {
       const row = await db
         .insertInto('groups')

@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+import '../../request-context.js';
+
+/** GET /api/front/groups — groups and their visible node ids, for the dashboard filter. */
+export function frontGroupsRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/front/groups',
+    auth: 'optional',
+    schema: {
+      response: {
+        200: Type.Array(
+          Type.Object({
+            id: Type.Integer(),
+            name: Type.String(),
+            node_ids: Type.Array(Type.Integer()),
+          }),
+        ),
+      },
+    },
+    handler: async (req) =>
+      (await deps.groups.frontGroups(req.adminSessionId !== undefined)).map((g) => ({
+        id: g.id,
+        name: g.name,
+        node_ids: g.nodeIds,
+      })),
+  });
+}
