@@ -5,6 +5,7 @@ import { openStore } from './store/open.js';
 import type { SqliteStore } from './store/sqlite/open.js';
 import { AdminPassword } from './domain/auth/admin-password.js';
 import { DASH_VERSION } from './version.js';
+import { AGENT_VERSION } from './agent/version.js';
 import { DataKey } from './platform/data-key.js';
 import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
@@ -56,7 +57,7 @@ export async function createDeps(
     clock,
     log,
     store,
-    versions: { dash: DASH_VERSION, node: 'unknown' },
+    versions: { dash: DASH_VERSION, node: AGENT_VERSION },
     adminPassword: new AdminPassword(store.settings, clock),
     dataKey,
     nodeSecrets,
