@@ -81,3 +81,10 @@ export function parentDiskOf(paths: HostPaths, name: string): string | undefined
   const parts = target.split('/');
   return parts.length >= 2 ? parts[parts.length - 2] : undefined;
 }
+
+/** The dm-N kernel name of a device-mapper device known by its /dev/mapper name. */
+export function dmKernelName(paths: HostPaths, mapperName: string): string | undefined {
+  return listDir(join(paths.sys, 'block'))
+    .filter((n) => n.startsWith('dm-'))
+    .find((n) => readAttr(join(paths.sys, 'block', n, 'dm', 'name')) === mapperName);
+}

@@ -91,30 +91,41 @@ export function parseOsRelease(text: string): Map<string, string> {
 const clip = (s: string, n: number): string => s.slice(0, n);
 
 /**
- * Host identity for Static. The distribution comes from os-release (ID and VERSION_ID; rolling
- * releases have no VERSION_ID and report BUILD_ID or "rolling"); hostname and kernel from procfs so
- * a recorded tree describes its own host. Text the host does not provide reads "unknown", because
- * Dash requires every one of these fields to be non-blank.
+ * Distribution id and version. os-release first (ID, VERSION_ID; rolling releases have no
+ * VERSION_ID and report BUILD_ID or "rolling"); hosts older than os-release (CentOS/RHEL 6) only
+ * have /etc/redhat-release ("CentOS release 6.10 (Final)").
+ */
+export function readDistribution(paths: HostPaths): { id?: string; version?: string } {
+  const osReleaseText =
+    readText(join(paths.etc, 'os-release')) ??
+    readText(join(paths.etc, '..', 'usr', 'lib', 'os-release'));
+  if (osReleaseText !== undefined) {
+    const os = parseOsRelease(osReleaseText);
+    const id = os.get('ID');
+    const version = os.get('VERSION_ID') ?? os.get('BUILD_ID') ?? (id ? 'rolling' : undefined);
+    return { ...(id ? { id } : {}), ...(version ? { version } : {}) };
+  }
+  const redhat = readAttr(join(paths.etc, 'redhat-release'));
+  const m = redhat ? /^(.*?)\s+(?:Linux\s+)?(?:\w+\s+)?release\s+([\d.]+)/i.exec(redhat) : null;
+  if (!m) return {};
+  const name = m[1]!.toLowerCase();
+  const id = name.startsWith('red hat') ? 'rhel' : name.split(/\s+/)[0]!;
+  return { id, version: m[2]! };
+}
+
+/**
+ * Host identity for Static. Hostname and kernel come from procfs so a recorded tree describes its
+ * own host. Text the host does not provide reads "unknown", because Dash requires every one of
+ * these fields to be non-blank.
  */
 export function readSystemInfo(paths: HostPaths, arch: string): StaticSystem {
-  const osRelease = parseOsRelease(
-    readText(join(paths.etc, 'os-release')) ??
-      readText(join(paths.etc, '..', 'usr', 'lib', 'os-release')) ??
-      '',
-  );
+  const distro = readDistribution(paths);
   const or = (v: string | undefined): string => (v && v.trim() !== '' ? v.trim() : 'unknown');
   return {
     hostname: clip(or(readAttr(join(paths.proc, 'sys', 'kernel', 'hostname'))), 255),
     os: 'linux',
-    platform: clip(or(osRelease.get('ID')), 32),
-    platform_version: clip(
-      or(
-        osRelease.get('VERSION_ID') ??
-          osRelease.get('BUILD_ID') ??
-          (osRelease.has('ID') ? 'rolling' : undefined),
-      ),
-      255,
-    ),
+    platform: clip(or(distro.id), 32),
+    platform_version: clip(or(distro.version), 255),
     kernel_version: clip(or(readAttr(join(paths.proc, 'sys', 'kernel', 'osrelease'))), 255),
     arch: clip(or(arch), 32),
   };

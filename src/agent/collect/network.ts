@@ -27,7 +27,14 @@ export function parseNetDev(text: string): NetCounters[] {
     if (colon < 0 || line.includes('|')) continue;
     const name = line.slice(0, colon).trim();
     const v = fields(line.slice(colon + 1)).map((f) => Number(f));
-    if (name === '' || v.length < 16 || v.some((n) => !Number.isFinite(n) || n < 0)) continue;
+    // Dash stores counters as signed 64-bit; a value beyond that is driver garbage, not traffic.
+    if (
+      name === '' ||
+      v.length < 16 ||
+      v.some((n) => !Number.isFinite(n) || n < 0 || n >= 2 ** 63)
+    ) {
+      continue;
+    }
     out.push({
       name,
       bytesRecv: v[0]!,

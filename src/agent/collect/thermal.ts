@@ -17,9 +17,12 @@ export function sensorKind(name: string): string {
   return 'unknown';
 }
 
-/** Millidegrees to °C; readings at or below 0 are treated as absent, as Dash does. */
+/**
+ * Millidegrees to °C. Readings at or below 0 are treated as absent, as Dash does; so are values of
+ * 200 °C and more, which drivers use as "no limit" placeholders (NVMe reports 65261.85 °C).
+ */
 function celsius(milli: number | undefined): number | undefined {
-  if (milli === undefined || milli <= 0) return undefined;
+  if (milli === undefined || milli <= 0 || milli >= 200_000) return undefined;
   return milli / 1000;
 }
 

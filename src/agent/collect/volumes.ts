@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { HostPaths } from './host-paths.js';
-import { blockNameOf, describeBlock, parentDiskOf } from './block-devices.js';
+import { blockNameOf, describeBlock, dmKernelName, parentDiskOf } from './block-devices.js';
 import { realMounts, type MountEntry } from './mounts.js';
 
 /** One logical disk: a device (or ZFS pool) with every real mount of it. */
@@ -35,7 +35,12 @@ function identify(paths: HostPaths, m: MountEntry): VolumeIdentity {
   // Anonymous device numbers (0:N, btrfs) do not lead to a block device; the source does.
   const byNumber =
     m.majorMinor && !m.majorMinor.startsWith('0:') ? blockNameOf(paths, m.majorMinor) : undefined;
-  const kernelName = byNumber ?? (m.source.startsWith('/dev/') ? basename(m.source) : undefined);
+  // Without device numbers (/proc/mounts on old kernels) /dev/mapper/<name> is matched by dm name.
+  const byMapperName = m.source.startsWith('/dev/mapper/')
+    ? dmKernelName(paths, basename(m.source))
+    : undefined;
+  const kernelName =
+    byNumber ?? byMapperName ?? (m.source.startsWith('/dev/') ? basename(m.source) : undefined);
   if (!kernelName) return { key: `src:${m.source}`, name: m.source, kind: 'disk' };
   const block = describeBlock(paths, kernelName);
   if (block) {
