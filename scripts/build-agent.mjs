@@ -1,12 +1,18 @@
 // Bundles the node agent (src/agent) into one dependency-free ESM file for Node ≥ 20:
 // dist/agent/nodeagent.mjs (executable, with a shebang) and dist/agent/VERSION.
+// `--outdir <dir>` writes them elsewhere (tests build into a temporary directory).
 import { build } from 'esbuild';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import process from 'node:process';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist', 'agent');
+const outDirArg = process.argv.indexOf('--outdir');
+const outDir =
+  outDirArg > 0 && process.argv[outDirArg + 1]
+    ? process.argv[outDirArg + 1]
+    : join(root, 'dist', 'agent');
 const outFile = join(outDir, 'nodeagent.mjs');
 
 const versionSource = await readFile(join(root, 'src', 'agent', 'version.ts'), 'utf8');
@@ -15,6 +21,7 @@ if (!version) throw new Error('AGENT_VERSION not found in src/agent/version.ts')
 
 await mkdir(outDir, { recursive: true });
 const result = await build({
+  absWorkingDir: root,
   entryPoints: [join(root, 'src', 'agent', 'main.ts')],
   outfile: outFile,
   bundle: true,

@@ -22,6 +22,8 @@ export interface UpdaterOptions {
 /** Acts on the manifests one push cycle brought back (spec §4.4 rules 6–9). */
 export class Updater {
   private busy = false;
+  /** Set once a release is installed: the process is on its way out, nothing more to do. */
+  private installed = false;
   private readonly failedUntil = new Map<string, number>();
   private lastNotice = '';
 
@@ -36,7 +38,7 @@ export class Updater {
 
   /** Returns true when an update was installed and a restart requested. */
   async consider(offers: readonly ManifestOffer<TargetConfig>[]): Promise<boolean> {
-    if (offers.length === 0 || this.busy) return false;
+    if (offers.length === 0 || this.busy || this.installed) return false;
     const { layout, log } = this.opts;
     if (!layout) {
       log.debug('update manifest ignored: not running from a managed layout');
@@ -65,6 +67,7 @@ export class Updater {
       log.info(`installing update ${manifest.version}`);
       const binary = await installRelease(layout, manifest, from.key);
       log.info(`update ${manifest.version} installed; restarting`);
+      this.installed = true;
       this.opts.restart(binary);
       return true;
     } catch (err) {
