@@ -38,11 +38,42 @@ function tableSize(path: string): number | undefined {
   return lines === undefined ? undefined : Math.max(0, lines - 1);
 }
 
+/** "PROTO: key value key value…" lines of /proc/net/sockstat{,6}. */
+export function parseSockstat(text: string): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const line of text.split('\n')) {
+    const m = /^(\w+):\s+(.*)$/.exec(line.trim());
+    if (!m) continue;
+    const f = fields(m[2]!);
+    const values = new Map<string, number>();
+    for (let i = 0; i + 1 < f.length; i += 2) values.set(f[i]!, Number(f[i + 1]));
+    out.set(m[1]!, values);
+  }
+  return out;
+}
+
 /**
- * TCP and UDP sockets of every state over IPv4 and IPv6, the rows `ss -tan` / `ss -uan` list.
- * A family whose table is missing (IPv6 disabled) adds nothing; undefined when neither exists.
+ * TCP and UDP sockets of every state over IPv4 and IPv6: the rows `ss -tan` / `ss -uan` list.
+ *
+ * The counts come from /proc/net/sockstat{,6}: TCP in use per family plus TIME-WAIT (counted
+ * once for both families), UDP in use per family. The per-socket tables (/proc/net/tcp) give the
+ * same numbers but make the kernel walk its whole connection hash, several milliseconds per read
+ * on a large-memory host even when idle, so they are only the fallback when sockstat is missing.
  */
 export function countConnections(paths: HostPaths): { tcp: number; udp: number } | undefined {
+  const v4 = readText(join(paths.proc, 'net', 'sockstat'));
+  if (v4 !== undefined) {
+    const s4 = parseSockstat(v4);
+    const s6 = parseSockstat(readText(join(paths.proc, 'net', 'sockstat6')) ?? '');
+    const get = (m: Map<string, Map<string, number>>, proto: string, key: string): number => {
+      const v = m.get(proto)?.get(key);
+      return v !== undefined && Number.isFinite(v) && v > 0 ? v : 0;
+    };
+    return {
+      tcp: get(s4, 'TCP', 'inuse') + get(s4, 'TCP', 'tw') + get(s6, 'TCP6', 'inuse'),
+      udp: get(s4, 'UDP', 'inuse') + get(s6, 'UDP6', 'inuse'),
+    };
+  }
   const sum = (a: string, b: string): number | undefined => {
     const x = tableSize(join(paths.proc, 'net', a));
     const y = tableSize(join(paths.proc, 'net', b));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Collector, MissingSourceError } from '../../../src/agent/collect/collector.js';
 import type { StatFs } from '../../../src/agent/collect/disk.js';
+import { countConnections } from '../../../src/agent/collect/system.js';
 import type { Metrics } from '../../../src/agent/payload.js';
 import {
   anyStatfs,
@@ -318,6 +319,17 @@ describe('missing sources', () => {
     const collector = new Collector({ paths, clock: new FakeAgentClock(), statfs: anyStatfs });
     collector.prime();
     await expect(collector.sample()).rejects.toBeInstanceOf(MissingSourceError);
+  });
+
+  it('count sockets from sockstat, and from the per-socket tables when sockstat is missing', () => {
+    for (const kernel of ['debian10-4.19', 'ubuntu24-6.8', 'host-6.18']) {
+      const { root, paths } = copyFixture(kernel);
+      const fromSockstat = countConnections(paths);
+      rmSync(join(root, 'proc', 'net', 'sockstat'));
+      rmSync(join(root, 'proc', 'net', 'sockstat6'));
+      expect(countConnections(paths)).toEqual(fromSockstat);
+    }
+    expect(countConnections(fixturePaths('minimal'))).toBeUndefined();
   });
 
   it('give every report of a never-primed collector zero rates, not garbage', async () => {

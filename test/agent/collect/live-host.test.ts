@@ -69,6 +69,17 @@ describe('collectors on this machine', () => {
     }
   });
 
+  it('agree with ss for socket counts', async () => {
+    const { metrics } = await sampleHost();
+    const rows = (flag: string) => tool('ss', ['-Hna', flag])?.trim().split('\n').filter(Boolean);
+    const tcp = rows('-t');
+    const udp = rows('-u');
+    if (tcp === undefined || udp === undefined) return;
+    // Sockets open and close between the two reads (this suite's own HTTP tests among them).
+    expect(Math.abs(metrics.connections.tcp_count - tcp.length)).toBeLessThanOrEqual(8);
+    expect(Math.abs(metrics.connections.udp_count - udp.length)).toBeLessThanOrEqual(4);
+  });
+
   it('agree with free for memory', async () => {
     const { metrics, stat } = await sampleHost();
     const free = tool('free', ['-b']);
