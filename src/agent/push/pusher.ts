@@ -88,11 +88,17 @@ export class Pusher {
   private readonly targets: TargetState[];
   private staticState: StaticState | undefined;
   private nextStaticCheckAt = 0;
+  /** Sampling failing since the last good sample; repeats are logged at debug level only. */
+  private samplingFailing = false;
 
   constructor(private readonly opts: PusherOptions) {
     this.targets = usableTargets(opts.targets, opts.requireHttps, opts.log).map(
       ({ target, url }) => ({
-        endpoint: new Endpoint(target, url, opts.requireHttps),
+        endpoint: new Endpoint(target, url, opts.requireHttps, (reason) =>
+          opts.log.warn(
+            `${url.origin}${url.pathname}: HTTPS failed (${reason}); using plain HTTP for 10 minutes (--require-https forbids this)`,
+          ),
+        ),
         staticUrl: siblingUrl(url, 'static'),
         label: `${url.origin}${url.pathname}`,
         inFlight: false,
@@ -243,8 +249,12 @@ export class Pusher {
         timestamp: this.iso(this.opts.clock.now()),
         metrics,
       };
+      this.samplingFailing = false;
     } catch (err) {
-      this.opts.log.error(`sampling failed: ${(err as Error).message}`);
+      const msg = `sampling failed: ${(err as Error).message}`;
+      if (this.samplingFailing) this.opts.log.debug(msg);
+      else this.opts.log.error(`${msg}; no report is sent until it works again`);
+      this.samplingFailing = true;
     }
     const offers = await Promise.all(
       this.targets.map((t) => this.exclusive(t, () => this.sendMetrics(t, report))),

@@ -52,12 +52,9 @@ export class Endpoint {
     readonly target: TargetConfig,
     readonly url: URL,
     private readonly requireHttps: boolean,
+    /** Told each time HTTPS failed and plain HTTP answered instead (the secret travels in clear). */
+    private readonly onFallback: (reason: string) => void = () => undefined,
   ) {}
-
-  /** True while requests go over plain HTTP after a fallback. */
-  get fallenBack(): boolean {
-    return this.fallbackUntil > 0;
-  }
 
   async post(url: URL, payload: unknown, nowMs: number): Promise<HttpResponse> {
     const canFallBack = url.protocol === 'https:' && !this.requireHttps;
@@ -72,6 +69,7 @@ export class Endpoint {
       if (!canFallBack || !(err instanceof TransportError) || err.timedOut) throw err;
       const res = await postJson(httpTwin(url), this.target.key, payload);
       this.fallbackUntil = nowMs + FALLBACK_STICKY_MS;
+      this.onFallback(err.message);
       return res;
     }
   }

@@ -238,6 +238,7 @@ describe('push loop', () => {
     await lenient.pusher.start();
     await lenient.round();
     expect(s.paths()).toEqual(['/api/node/static', '/api/node/metrics']);
+    expect(lenient.log.count('warn', 'HTTPS failed')).toBe(1);
 
     const strict = setup([{ url: httpsUrl, key: 'k' }], { requireHttps: true });
     await strict.pusher.start();
@@ -284,8 +285,10 @@ describe('push loop', () => {
     await pusher.start();
     sampler.failSampling = true;
     await round();
+    await round();
     expect(s.count('/metrics')).toBe(0);
     expect(log.count('error', 'sampling failed: procfs unreadable')).toBe(1);
+    expect(log.count('debug', 'sampling failed: procfs unreadable')).toBe(1);
     sampler.failSampling = false;
     await round();
     expect(s.count('/metrics')).toBe(1);
