@@ -5,6 +5,7 @@ import { openStore } from './store/open.js';
 import type { SqliteStore } from './store/sqlite/open.js';
 import { AdminPassword } from './domain/auth/admin-password.js';
 import { DASH_VERSION } from './version.js';
+import { AGENT_VERSION } from './agent/version.js';
 import { DataKey } from './platform/data-key.js';
 import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
@@ -108,7 +109,7 @@ export async function createDeps(
   scheduler.add(uptimeRetentionJob(store.uptime, config.timezone));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
-  const versions = { dash: DASH_VERSION, node: overrides.nodeVersion ?? 'unknown' };
+  const versions = { dash: DASH_VERSION, node: overrides.nodeVersion ?? AGENT_VERSION };
   const groups = new GroupsService(store.groups, clock);
   await groups.ensureDefault();
   const nodes = new NodesService({

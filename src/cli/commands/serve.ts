@@ -1,6 +1,7 @@
 import { loadConfig } from '../../config/load.js';
 import { createDeps } from '../../deps.js';
 import { buildApp } from '../../app.js';
+import { publishAgentAssets } from '../../deploy/agent-assets.js';
 
 function banner(url: string, generated: string | undefined): string {
   const lines = [``, `  Dash is running at ${url}`];
@@ -22,6 +23,14 @@ export async function serveCommand(): Promise<void> {
   const config = loadConfig();
   const deps = await createDeps(config);
   const setup = await deps.adminPassword.ensure(config.adminPassword);
+  try {
+    const assets = publishAgentAssets(config.home);
+    if (assets.written.length > 0)
+      deps.log.info({ assets: assets.written }, 'agent assets published');
+  } catch (err) {
+    // Dash still serves everything else; only /deploy agent downloads and upgrades are affected.
+    deps.log.warn({ err }, 'agent assets not published');
+  }
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   deps.scheduler.start();

@@ -11,7 +11,7 @@ const BYTES = 'agent build 0.3.0\n';
 
 describe('POST /api/admin/nodes/{id}/upgrade without a bundled agent', () => {
   it('answers 409 node_version_unavailable', async () => {
-    const t = await buildTestApp();
+    const t = await buildTestApp({}, { nodeVersion: 'unknown' });
     try {
       const admin = await adminHeaders(t);
       const node = await nodeApi(t, () => admin).create();
