@@ -14,7 +14,7 @@ build: deps
 	$(NPM) run -s build
 
 run: build
-	DASH_HOME=$${DASH_HOME:-./data} node dist/main.js serve
+	DASH_HOME=$${DASH_HOME:-./data} DASH_LOCAL_AGENT=$${DASH_LOCAL_AGENT:-true} node dist/main.js serve
 
 test: deps
 	$(NPM) run -s format:check

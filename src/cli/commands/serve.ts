@@ -2,6 +2,7 @@ import { loadConfig } from '../../config/load.js';
 import { createDeps } from '../../deps.js';
 import { buildApp } from '../../app.js';
 import { publishAgentAssets } from '../../deploy/agent-assets.js';
+import { startLocalAgent } from '../local-agent.js';
 
 function banner(url: string, generated: string | undefined): string {
   const lines = [``, `  Dash is running at ${url}`];
@@ -34,6 +35,11 @@ export async function serveCommand(): Promise<void> {
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   deps.scheduler.start();
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.listen.port;
+  const localAgent = config.localAgent
+    ? await startLocalAgent(deps, { host: config.listen.host, port })
+    : undefined;
   process.stdout.write(banner(config.publicUrl, setup.generated));
   deps.log.info({ listen: config.listen, database: config.database.kind }, 'dash started');
 
@@ -46,6 +52,7 @@ export async function serveCommand(): Promise<void> {
     force.unref();
     void (async () => {
       try {
+        await localAgent?.stop();
         await app.close();
         await deps.shutdown();
         process.exitCode = 0;
