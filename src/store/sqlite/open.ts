@@ -35,19 +35,9 @@ export function openSqliteConnection(path: string): BetterSqlite3.Database {
  * Opens (creating if needed) the SQLite database in WAL mode and applies migrations.
  * `synchronous=FULL` makes every acknowledged commit survive a crash or power loss.
  */
-export function openSqliteStore(
-  path: string,
-  now: number,
-  opts: { migrate?: boolean } = {},
-): SqliteStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const raw = new BetterSqlite3(path);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = FULL');
-  raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('temp_store = MEMORY');
-  if (opts.migrate !== false) migrateSqlite(raw, now);
+export function openSqliteStore(path: string, now: number): SqliteStore {
+  const raw = openSqliteConnection(path);
+  migrateSqlite(raw, now);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
   return {
     engine: 'sqlite',
