@@ -3,6 +3,7 @@ import type { AppDeps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { routeTable } from './http/route-table.js';
 import { buildGuards } from './http/plugins/guards.js';
+import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
 
 /** Builds the HTTP application; never listens, so tests drive it with inject(). */
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -11,5 +12,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routes: routeTable(deps),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
+    fallback: createSpaHandler({ root: defaultWebRoot() }),
   });
 }

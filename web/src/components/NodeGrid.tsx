@@ -41,6 +41,8 @@ export function NodeGrid({ nodes, offline, uptime, onOpenDay }: NodeGridProps) {
     overscan: 3,
     gap: GAP,
     scrollMargin: el?.offsetTop ?? 0,
+    // A row not laid out yet (or a layout-less test DOM) measures 0; keep the estimate then.
+    measureElement: (row) => row.getBoundingClientRect().height || ROW_ESTIMATE,
   });
 
   return (

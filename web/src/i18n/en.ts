@@ -191,6 +191,7 @@ export const en = {
     submit: 'Sign in',
     submitting: 'Signing in…',
     sessionExpired: 'Your session ended. Sign in again.',
+    wrongPassword: 'Wrong password.',
   },
   sessions: {
     title: 'Sessions',

@@ -4,6 +4,7 @@ import { useAuth, useSession } from '../auth/context';
 import { ErrorMessage, Notice } from '../components/Feedback';
 import { btnPrimary, card, input, label } from '../components/ui';
 import { s } from '../i18n';
+import { hasCode } from '../lib/errors';
 
 /** Only same-app paths are followed after sign-in. */
 function safeNext(next: string | null): string {
@@ -41,7 +42,14 @@ export function LoginPage() {
       <form className={`${card} space-y-4 p-5`} onSubmit={submit} noValidate>
         <h1 className="text-xl font-semibold">{s.login.title}</h1>
         {auth.expired && <Notice tone="warn">{s.login.sessionExpired}</Notice>}
-        {error !== null && <ErrorMessage error={error} />}
+        {error !== null &&
+          (hasCode(error, 'unauthorized') ? (
+            <p role="alert" className="text-sm text-rose-600">
+              {s.login.wrongPassword}
+            </p>
+          ) : (
+            <ErrorMessage error={error} />
+          ))}
         <div>
           <label htmlFor="password" className={label}>
             {s.login.password}

@@ -10,7 +10,7 @@ class NoopResizeObserver {
 }
 globalThis.ResizeObserver ??= NoopResizeObserver as unknown as typeof ResizeObserver;
 
-if (!('matchMedia' in window)) {
+if (typeof (window as { matchMedia?: unknown }).matchMedia !== 'function') {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     value: (query: string) =>
