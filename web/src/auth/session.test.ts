@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { request } from '../api/http';
 import { mockApi } from '../test/mock-api';
 import { adminGrant } from '../test/render';
@@ -89,5 +89,35 @@ describe('SessionStore', () => {
     expect(api.callsTo('POST', '/api/auth/logout')[0]?.headers['x-csrf-token']).toBe('abc');
     expect(s.getState()).toEqual({ status: 'guest', expired: false });
     expect(s.token()).toBeNull();
+  });
+});
+
+describe('SessionStore refresh timer', () => {
+  it('refreshes a minute before the access token expires, and not in a loop for far expiries', async () => {
+    vi.useFakeTimers();
+    try {
+      const now = Date.now();
+      let refreshes = 0;
+      mockApi({
+        'POST /api/auth/login': {
+          body: { ...adminGrant.body, expires_at: new Date(now + 15 * 60_000).toISOString() },
+        },
+        'POST /api/auth/refresh': () => {
+          refreshes++;
+          return { body: adminGrant.body }; // expires in 2099
+        },
+      });
+      const s = new SessionStore();
+      await s.login('pw', 'session');
+      await vi.advanceTimersByTimeAsync(13 * 60_000);
+      expect(refreshes).toBe(0);
+      await vi.advanceTimersByTimeAsync(60_000 + 10);
+      expect(refreshes).toBe(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(refreshes).toBe(1);
+      s.drop(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

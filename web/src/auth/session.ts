@@ -11,6 +11,7 @@ export interface AuthState {
 
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 60_000;
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Admin session held in memory only: the access token never touches storage. The HttpOnly
@@ -103,7 +104,11 @@ export class SessionStore implements TokenSource {
     if (this.timer) clearTimeout(this.timer);
     const due = Date.parse(expiresAt) - Date.now() - REFRESH_MARGIN_MS;
     if (!Number.isFinite(due)) return;
-    this.timer = setTimeout(() => void this.refresh(), Math.max(due, 5_000));
+    // setTimeout fires at once for delays past 2^31-1 ms; a far expiry just waits the maximum.
+    this.timer = setTimeout(
+      () => void this.refresh(),
+      Math.min(Math.max(due, 5_000), MAX_DELAY_MS),
+    );
   }
 
   private set(next: AuthState): void {

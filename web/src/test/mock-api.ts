@@ -18,7 +18,8 @@ export type Handler = (call: Call) => Reply | Promise<Reply>;
 export function mockApi(routes: Record<string, Handler | Reply>) {
   const calls: Call[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://dash.test');
+    const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const url = new URL(raw, 'http://dash.test');
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(
       Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [

@@ -143,7 +143,7 @@ function SettingsForm(props: {
               min={0}
               max={100}
               className={input}
-              value={form.uptime_warning_sla}
+              value={Number.isFinite(form.uptime_warning_sla) ? form.uptime_warning_sla : ''}
               onChange={(e) => set('uptime_warning_sla', e.target.valueAsNumber)}
             />
           </Field>
@@ -155,7 +155,7 @@ function SettingsForm(props: {
               min={0}
               max={100}
               className={input}
-              value={form.uptime_error_sla}
+              value={Number.isFinite(form.uptime_error_sla) ? form.uptime_error_sla : ''}
               onChange={(e) => set('uptime_error_sla', e.target.valueAsNumber)}
             />
           </Field>
