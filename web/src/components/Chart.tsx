@@ -60,7 +60,6 @@ export function Chart(props: {
           label,
           stroke: PALETTE[i % PALETTE.length],
           width: 1.5,
-          points: { show: false },
           value: (_u: uPlot, v: number | null) => fmt(v),
         })),
       ],

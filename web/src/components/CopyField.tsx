@@ -23,7 +23,7 @@ export function CopyField(props: { value: string; label: string; id: string }) {
         readOnly
         aria-label={props.label}
         value={props.value}
-        rows={2}
+        rows={3}
         className="block w-full resize-none rounded-md border border-slate-300 bg-slate-50 p-2 font-mono text-xs break-all dark:border-slate-600 dark:bg-slate-900"
         onFocus={(e) => e.currentTarget.select()}
       />

@@ -119,7 +119,7 @@ export const NodeCard = memo(function NodeCard({
         </Stat>
         <Stat label={s.node.uptime}>{view.system.uptime_text || s.app.none}</Stat>
         <Stat label={s.node.temperature}>{formatCelsius(temp)}</Stat>
-        <Stat label={s.node.disk}>
+        <Stat label={s.node.diskIo}>
           {formatRate(view.disk.io.total.read_bps)} / {formatRate(view.disk.io.total.write_bps)}
         </Stat>
       </dl>

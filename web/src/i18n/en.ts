@@ -66,6 +66,7 @@ export const en = {
     memory: 'Memory',
     swap: 'Swap',
     disk: 'Disk',
+    diskIo: 'Disk I/O',
     network: 'Network',
     load: 'Load',
     uptime: 'Uptime',

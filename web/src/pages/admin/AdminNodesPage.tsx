@@ -17,6 +17,7 @@ export function AdminNodesPage() {
   const groups = useAsync((signal) => listGroups(signal), []);
   const [order, setOrder] = useState<number[] | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
+  const [fresh, setFresh] = useState<number | null>(null);
   const [dragging, setDragging] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -52,7 +53,10 @@ export function AdminNodesPage() {
       const list = await listNodes();
       const created = list.filter((n) => !before.has(n.id)).sort((a, b) => b.id - a.id)[0];
       nodes.reload();
-      if (created) setEditing(created.id);
+      if (created) {
+        setFresh(created.id);
+        setEditing(created.id);
+      }
     } catch (err) {
       setError(err);
     } finally {
@@ -214,7 +218,11 @@ export function AdminNodesPage() {
           key={editingNode.id}
           node={editingNode}
           groups={groups.data ?? []}
-          onClose={() => setEditing(null)}
+          fresh={fresh === editingNode.id}
+          onClose={() => {
+            setEditing(null);
+            setFresh(null);
+          }}
           onChanged={changed}
         />
       )}

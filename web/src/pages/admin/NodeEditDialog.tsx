@@ -72,6 +72,8 @@ function Install(props: { secret: string }) {
 export function NodeEditDialog(props: {
   node: AdminNode;
   groups: AdminGroup[];
+  /** Just created: the install command is what the admin needs first. */
+  fresh?: boolean;
   onClose: () => void;
   /** Called after any write so the list reloads. */
   onChanged: (message?: string) => void;
@@ -125,6 +127,13 @@ export function NodeEditDialog(props: {
 
   return (
     <Dialog title={t.editTitle(node.name)} onClose={props.onClose} wide>
+      {props.fresh && (
+        <div className="mb-4">
+          <Section title={t.install}>
+            <Install secret={node.secret} />
+          </Section>
+        </div>
+      )}
       <form onSubmit={save} className="space-y-4" noValidate>
         {error !== null && <ErrorMessage error={error} />}
         {notice && <Notice tone="ok">{notice}</Notice>}
@@ -280,9 +289,11 @@ export function NodeEditDialog(props: {
       </form>
 
       <div className="mt-4 space-y-4">
-        <Section title={t.install}>
-          <Install secret={node.secret} />
-        </Section>
+        {!props.fresh && (
+          <Section title={t.install}>
+            <Install secret={node.secret} />
+          </Section>
+        )}
         <Section title={t.secret}>
           <CopyField id="node-secret" label={t.secret} value={node.secret} />
           <button type="button" className={btnSecondary} disabled={busy} onClick={rotate}>
