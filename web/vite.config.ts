@@ -8,7 +8,7 @@ const dashUrl = process.env.DASH_URL ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   build: { outDir: 'dist', assetsDir: 'assets', sourcemap: true },
-  server: { proxy: { '/api': { target: dashUrl, changeOrigin: false } } },
+  server: { host: '127.0.0.1', proxy: { '/api': { target: dashUrl, changeOrigin: false } } },
   test: {
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
