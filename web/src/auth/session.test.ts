@@ -121,3 +121,25 @@ describe('SessionStore refresh timer', () => {
     }
   });
 });
+
+describe('SessionStore after a sleep', () => {
+  it('starts a refresh when asked for a token that has already expired', async () => {
+    let refreshes = 0;
+    mockApi({
+      'POST /api/auth/login': {
+        body: { ...adminGrant.body, expires_at: new Date(Date.now() - 1000).toISOString() },
+      },
+      'POST /api/auth/refresh': () => {
+        refreshes++;
+        return adminGrant;
+      },
+    });
+    const s = new SessionStore();
+    await s.login('pw', 'session');
+    expect(s.token()).toBe('access-1');
+    await vi.waitFor(() => expect(refreshes).toBe(1));
+    s.token();
+    expect(refreshes).toBe(1);
+    s.drop(false);
+  });
+});

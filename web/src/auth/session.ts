@@ -20,6 +20,7 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 export class SessionStore implements TokenSource {
   private state: AuthState = { status: 'checking', expired: false };
   private accessToken: string | null = null;
+  private expiresAt = Number.POSITIVE_INFINITY;
   private refreshing: Promise<string | null> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly listeners = new Set<() => void>();
@@ -36,6 +37,8 @@ export class SessionStore implements TokenSource {
   };
 
   token(): string | null {
+    // After a sleep the timer may not have fired yet; start the refresh the timer missed.
+    if (this.accessToken && Date.now() >= this.expiresAt) void this.refresh();
     return this.accessToken;
   }
 
@@ -102,7 +105,9 @@ export class SessionStore implements TokenSource {
 
   private schedule(expiresAt: string): void {
     if (this.timer) clearTimeout(this.timer);
-    const due = Date.parse(expiresAt) - Date.now() - REFRESH_MARGIN_MS;
+    const at = Date.parse(expiresAt);
+    this.expiresAt = Number.isFinite(at) ? at : Number.POSITIVE_INFINITY;
+    const due = at - Date.now() - REFRESH_MARGIN_MS;
     if (!Number.isFinite(due)) return;
     // setTimeout fires at once for delays past 2^31-1 ms; a far expiry just waits the maximum.
     this.timer = setTimeout(

@@ -74,7 +74,7 @@ export const NodeCard = memo(function NodeCard({
         </span>
       </header>
       {view.node.tags && view.node.tags.length > 0 && (
-        <ul className="flex flex-wrap gap-1" aria-label="tags">
+        <ul className="flex flex-wrap gap-1" aria-label={s.node.tags}>
           {view.node.tags.map((t) => (
             <li
               key={t}

@@ -74,6 +74,7 @@ export const en = {
     processes: 'Processes',
     connections: 'Connections',
     totals: 'Totals',
+    tags: 'Tags',
     down: 'In',
     up: 'Out',
     read: 'Read',
@@ -197,6 +198,7 @@ export const en = {
   sessions: {
     title: 'Sessions',
     intro: 'Devices signed in as admin.',
+    id: 'Session',
     current: 'This device',
     expires: 'Expires',
     kind: 'Kind',

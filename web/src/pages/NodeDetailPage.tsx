@@ -86,6 +86,7 @@ export function NodeDetailPage() {
   }
   const offline = isOffline(view, now);
   const historyAllowed = auth.status === 'admin' || access?.history_guest_access_mode === 'by_node';
+  const accessKnown = auth.status === 'admin' || access !== undefined;
   const cores = [view.cpu.cores_physical, view.cpu.cores_logical].filter(Boolean).join(' / ');
 
   return (
@@ -134,7 +135,7 @@ export function NodeDetailPage() {
           <Fact label={s.node.processes} value={formatNumber(view.processes.count, 0)} />
           <Fact
             label={s.node.connections}
-            value={`TCP ${view.connections.tcp} · UDP ${view.connections.udp}`}
+            value={`${s.detail.series.tcp} ${view.connections.tcp} · ${s.detail.series.udp} ${view.connections.udp}`}
           />
           <Fact
             label={`${s.node.network} ↓ / ↑`}
@@ -195,7 +196,9 @@ export function NodeDetailPage() {
             />
           )}
         </div>
-        {historyAllowed ? (
+        {!accessKnown ? (
+          <Loading />
+        ) : historyAllowed ? (
           <HistorySection view={view} range={range} />
         ) : (
           <Notice>{s.detail.historyUnavailable}</Notice>

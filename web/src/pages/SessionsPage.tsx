@@ -58,7 +58,7 @@ export function SessionsPage() {
           <table className={table}>
             <thead>
               <tr>
-                <th className={th}>ID</th>
+                <th className={th}>{s.sessions.id}</th>
                 <th className={th}>{s.sessions.kind}</th>
                 <th className={th}>{s.sessions.expires}</th>
                 <th className={th}>
