@@ -59,7 +59,7 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.getByLabel('Admin password').fill(dash.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     await card('db-1').waitFor();
     await shot(page, '02-dashboard-admin');
   });
@@ -73,7 +73,7 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
 
   it('keeps the session across a reload (silent refresh with the CSRF token)', async () => {
     await page.reload();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     await card('db-1').waitFor();
   });
 
@@ -192,7 +192,7 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
 
   it('logs out', async () => {
     await page.goto(`${dash.url}/`);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await card('web-1').waitFor();
     await expect.poll(() => card('db-1').count(), WAIT).toBe(0);
@@ -202,6 +202,6 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
   });
 
   it('logged no console errors on any page', () => {
-    expect(browser.errors).toEqual([]);
+    expect(browser.errors, browser.failedResponses.join('\n')).toEqual([]);
   });
 });

@@ -24,6 +24,8 @@ export interface Browser {
   page: Page;
   /** Console errors and uncaught page errors seen so far, with the page URL. */
   errors: string[];
+  /** Every answer of 400 or more, to tell which request a console error was about. */
+  failedResponses: string[];
   close(): Promise<void>;
 }
 
@@ -39,7 +41,13 @@ export async function launchBrowser(): Promise<Browser> {
     timezoneId: 'UTC',
   });
   const errors: string[] = [];
+  const failedResponses: string[] = [];
   const watch = (p: Page) => {
+    p.on('response', (res) => {
+      if (res.status() >= 400) {
+        failedResponses.push(`${res.status()} ${res.request().method()} ${res.url()}`);
+      }
+    });
     p.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(`${p.url()}: ${msg.text()}`);
     });
@@ -53,6 +61,7 @@ export async function launchBrowser(): Promise<Browser> {
     context,
     page,
     errors,
+    failedResponses,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

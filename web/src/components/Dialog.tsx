@@ -25,12 +25,16 @@ export function Dialog(props: {
     return () => previous?.focus?.();
   }, []);
 
+  // On the document, not the box: a button that disables itself drops focus to <body>.
+  useEffect(() => {
+    const onEscape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onEscape);
+    return () => document.removeEventListener('keydown', onEscape);
+  }, [onClose]);
+
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose();
-      return;
-    }
     if (e.key !== 'Tab' || !boxRef.current) return;
     const items = Array.from(
       boxRef.current.querySelectorAll<HTMLElement>(

@@ -294,6 +294,31 @@ describe('Admin: settings', () => {
     });
   });
 
+  it('still edits system settings when traffic settings cannot be read', async () => {
+    const api = mockApi({
+      ...frontRoutes(),
+      'GET /api/admin/system/settings/': { body: systemSettings() },
+      'GET /api/statistics/traffic/settings': {
+        status: 503,
+        body: { code: 'db_error', message: 'x' },
+      },
+      'PATCH /api/admin/system/settings/': { status: 204 },
+    });
+    const user = userEvent.setup();
+    await renderApp('/admin/settings', { admin: true });
+    const title = await screen.findByLabelText(en.admin.settings.pageTitle);
+    expect(screen.getByRole('alert')).toHaveTextContent(en.errors.byCode.db_error!);
+    expect(screen.queryByLabelText(en.admin.settings.trafficGuest)).not.toBeInTheDocument();
+    await user.clear(title);
+    await user.type(title, 'Solo');
+    await user.click(screen.getByRole('button', { name: en.app.save }));
+    expect(await screen.findByText(en.app.saved)).toBeInTheDocument();
+    expect(api.callsTo('PATCH', '/api/admin/system/settings/')[0]?.body).toEqual({
+      page_title: 'Solo',
+    });
+    expect(api.callsTo('PATCH', '/api/statistics/traffic/settings')).toHaveLength(0);
+  });
+
   it('blocks thresholds out of order before asking the server', async () => {
     const api = mockApi({
       ...frontRoutes(),

@@ -60,12 +60,14 @@ function GuestSelect(props: { id: string; value: GuestMode; onChange: (v: GuestM
 
 function SettingsForm(props: {
   system: SystemSettings;
-  traffic: TrafficSettings;
+  /** Traffic settings live in another area; the rest of the page works without them. */
+  traffic: TrafficSettings | undefined;
+  trafficError: unknown;
   onSaved: () => void;
 }) {
   const resources = useResources();
   const [form, setForm] = useState(props.system);
-  const [trafficGuest, setTrafficGuest] = useState(props.traffic.guest_access_mode);
+  const [trafficGuest, setTrafficGuest] = useState(props.traffic?.guest_access_mode);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -84,7 +86,7 @@ function SettingsForm(props: {
     try {
       const patch = settingsPatch(props.system, form);
       if (patch) await patchSystemSettings(patch);
-      if (trafficGuest !== props.traffic.guest_access_mode) {
+      if (props.traffic && trafficGuest && trafficGuest !== props.traffic.guest_access_mode) {
         await patchTrafficSettings({ guest_access_mode: trafficGuest });
       }
       setSaved(true);
@@ -179,16 +181,25 @@ function SettingsForm(props: {
               onChange={(v) => set('history_guest_access_mode', v)}
             />
           </Field>
-          <Field id="traffic-guest" label={t.trafficGuest}>
-            <GuestSelect
-              id="traffic-guest"
-              value={trafficGuest}
-              onChange={(v) => {
-                setSaved(false);
-                setTrafficGuest(v);
-              }}
-            />
-          </Field>
+          {trafficGuest ? (
+            <Field id="traffic-guest" label={t.trafficGuest}>
+              <GuestSelect
+                id="traffic-guest"
+                value={trafficGuest}
+                onChange={(v) => {
+                  setSaved(false);
+                  setTrafficGuest(v);
+                }}
+              />
+            </Field>
+          ) : (
+            props.trafficError !== null && (
+              <div>
+                <p className={label}>{t.trafficGuest}</p>
+                <ErrorMessage error={props.trafficError} />
+              </div>
+            )
+          )}
         </div>
       </Block>
       <Block title={t.updates}>
@@ -237,19 +248,26 @@ function SettingsForm(props: {
 }
 
 export function AdminSettingsPage() {
-  const data = useAsync(
-    (signal) => Promise.all([fetchSystemSettings(signal), fetchTrafficSettings(signal)]),
-    [],
-  );
+  const system = useAsync((signal) => fetchSystemSettings(signal), []);
+  const traffic = useAsync((signal) => fetchTrafficSettings(signal), []);
+  const ready = system.data && (traffic.data || traffic.error !== null);
   return (
     <div className="max-w-3xl space-y-3">
       <h2 className="text-lg font-semibold">{t.title}</h2>
-      {data.loading && !data.data && <Loading />}
-      {data.error !== null && !data.data && (
-        <ErrorMessage error={data.error} onRetry={data.reload} />
+      {!ready && system.error === null && <Loading />}
+      {system.error !== null && !system.data && (
+        <ErrorMessage error={system.error} onRetry={system.reload} />
       )}
-      {data.data && (
-        <SettingsForm system={data.data[0]} traffic={data.data[1]} onSaved={data.reload} />
+      {ready && system.data && (
+        <SettingsForm
+          system={system.data}
+          traffic={traffic.data}
+          trafficError={traffic.error}
+          onSaved={() => {
+            system.reload();
+            traffic.reload();
+          }}
+        />
       )}
     </div>
   );
