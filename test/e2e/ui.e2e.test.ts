@@ -4,6 +4,7 @@ import { launchBrowser, shot, type Browser } from './support/browser.js';
 import { startDash, type RunningDash } from './support/dash.js';
 import { startFakeDash } from './support/fake-dash.js';
 import { seed, startReporting, type SeededNode } from './support/seed.js';
+import { bigFleet, LONG_TASK_PROBE } from './support/big-fleet.js';
 
 /**
  * The web UI in Debian's chromium against a running backend seeded through the API:
@@ -199,6 +200,39 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
     await page.reload();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await shot(page, '15-logged-out');
+  });
+
+  it('stays responsive with 2,000 nodes', async () => {
+    const fleet = bigFleet(2000);
+    await page.route('**/api/front/metrics', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify(fleet()) }),
+    );
+    try {
+      await page.addInitScript(LONG_TASK_PROBE);
+      const started = Date.now();
+      await page.goto(`${dash.url}/`);
+      await page.getByText('2000 of 2000 nodes', { exact: false }).waitFor();
+      await card('node-0001').waitFor();
+      const firstPaintMs = Date.now() - started;
+      // Three more polls, each bringing changed reports for every node.
+      await page.waitForTimeout(9_500);
+      const mounted = await page.locator('article').count();
+      const longest = Number(await page.evaluate('Math.max(0, ...window.__longTasks)'));
+      const search = page.getByLabel('Search nodes');
+      const typed = Date.now();
+      await search.fill('node-1999');
+      await card('node-1999').waitFor();
+      const searchMs = Date.now() - typed;
+      console.log(
+        `2000 nodes: first cards after ${firstPaintMs} ms, ${mounted} cards mounted, ` +
+          `longest main-thread task ${longest.toFixed(0)} ms, search answered in ${searchMs} ms`,
+      );
+      expect(mounted).toBeLessThan(100);
+      expect(longest).toBeLessThan(1000);
+      await shot(page, '16-dashboard-2000-nodes');
+    } finally {
+      await page.unroute('**/api/front/metrics');
+    }
   });
 
   it('logged no console errors on any page', () => {
