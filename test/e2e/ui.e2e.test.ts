@@ -218,6 +218,7 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
       await page.waitForTimeout(9_500);
       const mounted = await page.locator('article').count();
       const longest = Number(await page.evaluate('Math.max(0, ...window.__longTasks)'));
+      await shot(page, '16-dashboard-2000-nodes');
       const search = page.getByLabel('Search nodes');
       const typed = Date.now();
       await search.fill('node-1999');
@@ -229,7 +230,6 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
       );
       expect(mounted).toBeLessThan(100);
       expect(longest).toBeLessThan(1000);
-      await shot(page, '16-dashboard-2000-nodes');
     } finally {
       await page.unroute('**/api/front/metrics');
     }
