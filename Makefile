@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build deps clean bench-json bench-agent
+.PHONY: run test build deps web-deps web-build web-check e2e clean bench-json bench-agent
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -10,17 +10,38 @@ node_modules/.deps-ok: package.json package-lock.json
 
 deps: node_modules/.deps-ok
 
-build: deps
+# The SPA has its own package (web/package.json); its lock file keys the install.
+web/node_modules/.deps-ok: web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web-deps: web/node_modules/.deps-ok
+
+web-build: web-deps
+	cd web && $(NPM) run -s build
+
+build: deps web-build
 	$(NPM) run -s build
 
 run: build
 	DASH_HOME=$${DASH_HOME:-./data} DASH_LOCAL_AGENT=$${DASH_LOCAL_AGENT:-true} node dist/main.js serve
 
-test: deps
+web-check: web-deps
+	cd web && $(NPM) run -s typecheck
+	cd web && $(NPM) run -s lint
+	cd web && $(NPM) run -s test
+
+test: deps web-deps
 	$(NPM) run -s format:check
 	$(NPM) run -s lint
 	$(NPM) run -s typecheck
 	$(NPM) run -s test
+	$(MAKE) -s web-check
+
+# Browser tests against a real Dash with seeded data; uses Debian's chromium (no download).
+e2e: build
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	$(NPM) run -s test:e2e
 
 bench-json: deps
 	$(NPM) run -s bench:json
@@ -29,4 +50,4 @@ bench-agent: deps
 	$(NPM) run -s bench:agent
 
 clean:
-	rm -rf dist node_modules
+	rm -rf dist node_modules web/dist web/node_modules

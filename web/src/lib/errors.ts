@@ -1,0 +1,20 @@
+import { ApiError, NetworkError } from '../api/http';
+import { s } from '../i18n';
+
+/** Text for any failure: the code's meaning first, then the server's message, never blank. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    return s.errors.byCode[err.code] ?? (err.message || s.errors.generic);
+  }
+  if (err instanceof NetworkError) return s.errors.network;
+  if (err instanceof DOMException && err.name === 'TimeoutError') return s.errors.timeout;
+  return s.errors.generic;
+}
+
+export function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}
+
+export function hasCode(err: unknown, code: string): boolean {
+  return err instanceof ApiError && err.code === code;
+}
