@@ -10,6 +10,20 @@ import { NodeSecretIndex } from './domain/nodes/secret-index.js';
 import { join } from 'node:path';
 import { NodeEvents } from './domain/nodes/node-events.js';
 import { noUpdateOffers, type UpdateOffers } from './domain/nodes/update-offers.js';
+import { InstallIdentity } from './domain/nodes/install-identity.js';
+import { FrontState } from './domain/front/front-state.js';
+import { ReportEvents } from './domain/ingest/report-events.js';
+import { MetricsIngest } from './domain/ingest/metrics-ingest.js';
+import { StaticIngest } from './domain/ingest/static-ingest.js';
+import type { HistoryRepo } from './store/ports.js';
+import { frontRepo } from './store/queries/node-front.js';
+import { nodeStaticRepo } from './store/queries/node-static.js';
+import { historyReader } from './store/sqlite/history-reader.js';
+import { ReportWriter } from './store/sqlite/report-writer.js';
+import { inlineTransport, workerTransport } from './store/sqlite/engine-transport.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { metricsRollupsJob } from './jobs/metrics-rollups.js';
+import { metricsRetentionJob } from './jobs/metrics-retention.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -27,6 +41,20 @@ export interface AppDeps {
   nodeEvents: NodeEvents;
   /** Update manifests for the metrics response (node upgrades). */
   updateOffers: UpdateOffers;
+  /** This installation's id for POST /api/node/identity. */
+  installIdentity: InstallIdentity;
+  /** Front views of every node, ready to serve (GET /api/front/metrics). */
+  front: FrontState;
+  /** Reports that became a node's current projection (traffic accounting, alerts). */
+  reportEvents: ReportEvents;
+  metricsIngest: MetricsIngest;
+  staticIngest: StaticIngest;
+  /** Metrics history reads (raw, 15-minute and 1-hour sources). */
+  history: HistoryRepo;
+  /** Group-commit writer of metrics reports; also runs rollups and retention. */
+  metricsWriter: ReportWriter;
+  /** Background jobs; `dash serve` starts them, shutdown stops them. */
+  jobs: Scheduler;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -34,6 +62,11 @@ export interface AppDeps {
 export interface DepsOverrides {
   clock?: Clock;
   log?: Logger;
+  /**
+   * Where metrics writes run: a worker thread with its own connection (default for database
+   * files) or the main connection (the only choice for in-memory databases).
+   */
+  metricsWriter?: 'worker' | 'inline';
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -50,6 +83,28 @@ export async function createDeps(
       : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
+  const nodeEvents = new NodeEvents();
+  const updateOffers = noUpdateOffers;
+  const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
+  const writerMode = overrides.metricsWriter ?? (inMemory ? 'inline' : 'worker');
+  const metricsWriter = new ReportWriter(
+    writerMode === 'worker' && config.database.kind === 'sqlite'
+      ? workerTransport(config.database.path, log)
+      : inlineTransport(store.raw, () => clock.now()),
+  );
+  const front = new FrontState({
+    repo: frontRepo(store.db),
+    staleAfterSec: Math.ceil(config.nodeOfflineThresholdMs / 1000),
+    warn: (msg, ctx) => log.warn(ctx, msg),
+  });
+  await front.load();
+  nodeEvents.on((event) => front.onNodeEvent(event));
+  const reportEvents = new ReportEvents();
+  const jobs = new Scheduler(
+    [metricsRollupsJob(metricsWriter), metricsRetentionJob(metricsWriter, config.rawRetentionDays)],
+    clock,
+    log,
+  );
   let closed = false;
   return {
     config,
@@ -60,11 +115,28 @@ export async function createDeps(
     adminPassword: new AdminPassword(store.settings, clock),
     dataKey,
     nodeSecrets,
-    nodeEvents: new NodeEvents(),
-    updateOffers: noUpdateOffers,
+    nodeEvents,
+    updateOffers,
+    installIdentity: new InstallIdentity(config.home),
+    front,
+    reportEvents,
+    metricsIngest: new MetricsIngest({
+      clock,
+      log,
+      writer: metricsWriter,
+      front,
+      events: reportEvents,
+      offers: updateOffers,
+    }),
+    staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
+    history: historyReader(store.raw),
+    metricsWriter,
+    jobs,
     async shutdown() {
       if (closed) return;
       closed = true;
+      await jobs.stop();
+      await metricsWriter.close();
       await store.close();
     },
   };

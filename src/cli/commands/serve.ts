@@ -24,6 +24,7 @@ export async function serveCommand(): Promise<void> {
   const setup = await deps.adminPassword.ensure(config.adminPassword);
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
+  deps.jobs.start();
   process.stdout.write(banner(config.publicUrl, setup.generated));
   deps.log.info({ listen: config.listen, database: config.database.kind }, 'dash started');
 

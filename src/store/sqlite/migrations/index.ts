@@ -1,4 +1,5 @@
 import * as m0001 from './0001_init.js';
+import * as m0002 from './0002_metrics.js';
 
 /**
  * Ordered SQLite migrations. Each id is applied once, in one transaction, and recorded in
@@ -6,4 +7,5 @@ import * as m0001 from './0001_init.js';
  */
 export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
   { id: '0001_init', up: m0001.up },
+  { id: '0002_metrics', up: m0002.up },
 ];

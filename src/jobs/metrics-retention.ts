@@ -1,0 +1,17 @@
+import type { MetricsMaintenance } from '../store/ports.js';
+import type { Job } from './job.js';
+
+/**
+ * Deletes history past retention: raw after `rawRetentionDays` (default 8), 15-minute rollups
+ * after 16 days, 1-hour rollups after 32 days, in small statements between ingest batches.
+ */
+export function metricsRetentionJob(
+  maintenance: MetricsMaintenance,
+  rawRetentionDays: number,
+): Job {
+  return {
+    name: 'metrics-retention',
+    intervalMs: 5 * 60_000,
+    runOnce: (now) => maintenance.retention(now, rawRetentionDays),
+  };
+}
