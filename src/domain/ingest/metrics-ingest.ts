@@ -45,7 +45,7 @@ export class MetricsIngest {
     const deadline = r.receivedAt + METRICS_PERSIST_BUDGET_MS;
     if (this.d.clock.now() > deadline) throw expired();
     const report = validateMetricsReport(r.body);
-    const meta = await this.d.front.ensureNode(r.nodeId);
+    const meta = await this.unavailableOnFailure(() => this.d.front.ensureNode(r.nodeId), r.nodeId);
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
 
     const m = report.metrics;
@@ -56,21 +56,19 @@ export class MetricsIngest {
       pressureJson: json(pressureView(m.pressure)),
     };
     const sample = historySample(m);
-    let outcome: MetricsWriteOutcome;
-    try {
-      outcome = await this.d.writer.write({
-        nodeId: r.nodeId,
-        receivedAt: r.receivedAt,
-        deadline,
-        host: sample.host,
-        devices: sample.devices,
-        current: { reportedAt: report.reportedAt, runtimeJson: JSON.stringify(runtime), ...side },
-        ip: r.ip,
-      });
-    } catch (err) {
-      this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be stored');
-      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
-    }
+    const outcome: MetricsWriteOutcome = await this.unavailableOnFailure(
+      () =>
+        this.d.writer.write({
+          nodeId: r.nodeId,
+          receivedAt: r.receivedAt,
+          deadline,
+          host: sample.host,
+          devices: sample.devices,
+          current: { reportedAt: report.reportedAt, runtimeJson: JSON.stringify(runtime), ...side },
+          ip: r.ip,
+        }),
+      r.nodeId,
+    );
     if (outcome === 'expired') throw expired();
     if (outcome === 'current' && this.d.front.apply(r.nodeId, runtime, side)) {
       const front = this.d.front;
@@ -80,6 +78,16 @@ export class MetricsIngest {
       );
     }
     return { update: await this.manifest(r.nodeId, report.version) };
+  }
+
+  /** Store failures answer 503 (the node retries next round); the cause goes to the log only. */
+  private async unavailableOnFailure<T>(op: () => T | Promise<T>, nodeId: number): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      this.d.log.error({ err, nodeId }, 'metrics report could not be stored');
+      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+    }
   }
 
   private async manifest(nodeId: number, version: string): Promise<UpdateManifest | null> {
