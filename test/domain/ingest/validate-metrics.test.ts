@@ -7,9 +7,16 @@ type Mutable = Record<string, unknown>;
 
 /** A realistic report with one change applied by `edit`. */
 function edited(edit: (r: ReturnType<typeof agentReport> & Mutable) => void): NodeReport {
-  const r = structuredClone(agentReport()) as ReturnType<typeof agentReport> & Mutable;
+  const r: ReturnType<typeof agentReport> & Mutable = structuredClone(agentReport());
   edit(r);
-  return r as NodeReport;
+  return r;
+}
+
+function dataMount(r: ReturnType<typeof agentReport>) {
+  const md0 = r.metrics.disk.logical[1] as {
+    mountpoints: Record<string, { fs_type: string; inodes_free: number }>;
+  };
+  return md0.mountpoints['/srv/data']!;
 }
 
 function code(report: NodeReport): string | undefined {
@@ -23,7 +30,7 @@ function code(report: NodeReport): string | undefined {
 
 describe('validateMetricsReport accepts what real agents send', () => {
   it('accepts a full Linux report (disks, RAID, SMART, sensors, PSI) and extracts its facts', () => {
-    const v = validateMetricsReport(agentReport() as NodeReport);
+    const v = validateMetricsReport(agentReport());
     expect(v.version).toBe('0.2.5');
     expect(v.hostname).toBe('web-01.example.net');
     expect(v.reportedAt).toBe(Date.UTC(2026, 10, 21, 11, 0, 0));
@@ -131,14 +138,8 @@ describe('validateMetricsReport rejects with 422 invalid_metrics', () => {
       'a logical health over 32 characters',
       (r) => (r.metrics.disk.logical[1]!.health = 'h'.repeat(33)),
     ],
-    [
-      'a mountpoint fs type over 32 characters',
-      (r) => (r.metrics.disk.logical[1]!.mountpoints!['/srv/data']!.fs_type = 'f'.repeat(33)),
-    ],
-    [
-      'negative mountpoint inodes',
-      (r) => (r.metrics.disk.logical[1]!.mountpoints!['/srv/data']!.inodes_free = -1),
-    ],
+    ['a mountpoint fs type over 32 characters', (r) => (dataMount(r).fs_type = 'f'.repeat(33))],
+    ['negative mountpoint inodes', (r) => (dataMount(r).inodes_free = -1)],
     ['a blank filesystem path', (r) => (r.metrics.disk.filesystems[0]!.path = '')],
     ['negative filesystem inodes', (r) => (r.metrics.disk.filesystems[0]!.inodes_used = -1)],
     ['an inode ratio above 1', (r) => (r.metrics.disk.filesystems[0]!.inodes_used_ratio = 1.1)],
@@ -146,7 +147,7 @@ describe('validateMetricsReport rejects with 422 invalid_metrics', () => {
     ['duplicate base_io names', (r) => (r.metrics.disk.base_io[1]!.name = 'nvme0n1')],
     [
       'a base_io role over 16 characters',
-      (r) => (r.metrics.disk.base_io[0]!.role = 'r'.repeat(17)),
+      (r) => ((r.metrics.disk.base_io[0] as { role?: string }).role = 'r'.repeat(17)),
     ],
     ['a negative base_io iops', (r) => (r.metrics.disk.base_io[0]!.iops = -1)],
     ['a blank interface name', (r) => (r.metrics.network[0]!.name = '')],

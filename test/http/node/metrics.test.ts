@@ -220,7 +220,10 @@ describe('POST /api/node/metrics', () => {
       t.deps.store.raw.exec('DROP TABLE node_current');
       const res = await post(agentReport());
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ code: 'service_unavailable', message: expect.any(String) });
+      const body = res.json<Record<string, unknown>>();
+      expect(Object.keys(body).sort()).toEqual(['code', 'message']);
+      expect(body.code).toBe('service_unavailable');
+      expect(String(body.message)).not.toMatch(/SqliteError|at .*\.ts/);
       expect(rawCount()).toBe(0);
     });
   });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { seedNode } from '../../support/seed-nodes.js';
-import { agentReport, agentStatic } from '../../support/agent-payloads.js';
+import { agentReport } from '../../support/agent-payloads.js';
+import { agentStatic } from '../../support/agent-static.js';
 import { parseStaticInfo } from '../../../src/domain/nodes/static-info.js';
 
 let t: TestApp;
@@ -141,7 +142,7 @@ describe('POST /api/node/static', () => {
     expect(view?.node.title).toBe('web-01');
     expect(view?.system).toMatchObject({ os_family: 'linux', platform: 'debian', arch: 'x86_64' });
     expect(view?.cpu).toMatchObject({
-      model_name: expect.any(String),
+      model_name: 'Intel(R) Xeon(R) E-2276G CPU @ 3.80GHz',
       cores_logical: 12,
       sockets: 1,
     });
@@ -181,7 +182,7 @@ describe('POST /api/node/static', () => {
     type S = ReturnType<typeof agentStatic> & Record<string, unknown>;
     it.each<[string, (s: S) => void]>([
       ['a bad version', (s) => (s.version = 'v0.2.5')],
-      ['a missing timestamp', (s) => delete s.timestamp],
+      ['a missing timestamp', (s) => delete (s as Record<string, unknown>).timestamp],
       ['the zero timestamp', (s) => (s.timestamp = '0001-01-01T00:00:00Z')],
       ['a zero interval', (s) => (s.report_interval_seconds = 0)],
       ['a negative interval', (s) => (s.report_interval_seconds = -3)],
