@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /**
  * JSON type builders for the node protocol. Ranges mirror the Go types the agent and the
@@ -16,6 +16,14 @@ export const int16 = () => Type.Integer({ minimum: -(2 ** 15), maximum: 2 ** 15 
  */
 export const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
-/** A Go slice or pointer: missing and null both decode to "absent". */
-export const nullable = <T extends TSchema>(schema: T) =>
-  Type.Optional(Type.Union([schema, Type.Null()]));
+/**
+ * A Go slice or pointer: missing and null both decode to "absent". Written as a type list
+ * (`type: ["array", "null"]`) rather than anyOf, which validates several times faster on the
+ * ingest path.
+ */
+export const nullable = <T extends TSchema>(schema: T) => {
+  const json = schema as unknown as { type: string };
+  return Type.Optional(
+    Type.Unsafe<Static<T> | null>({ ...schema, type: [json.type, 'null'] }),
+  );
+};

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from '../../platform/logger.js';
@@ -25,11 +28,20 @@ export class EngineUnavailableError extends Error {
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-/** In TypeScript sources (dev, tests) the worker needs the tsx loader; the build runs plain JS. */
-function workerEntry(): { url: URL; execArgv?: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`./metrics-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  return fromSource ? { url, execArgv: ['--import', 'tsx'] } : { url };
+/**
+ * The built JS worker file, or, when running from TypeScript sources (dev, tests), a bootstrap
+ * that installs the tsx loader inside the worker first: loader flags are not inherited by
+ * worker threads on Node 20.
+ */
+function newWorker(path: string): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./metrics-worker.js', import.meta.url), { workerData: { path } });
+  }
+  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const api = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./metrics-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(boot, { eval: true, workerData: { path } });
 }
 
 /**
@@ -43,11 +55,7 @@ export function workerTransport(path: string, log: Logger): EngineTransport {
   let closing = false;
 
   function start(): Worker {
-    const entry = workerEntry();
-    const w = new Worker(entry.url, {
-      workerData: { path },
-      ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
-    });
+    const w = newWorker(path);
     w.on('message', (msg: Reply) => {
       const waiter = waiting.get(msg.id);
       if (!waiter) return;
