@@ -19,8 +19,11 @@ import type { HistoryRepo } from './store/ports.js';
 import { frontRepo } from './store/queries/node-front.js';
 import { nodeStaticRepo } from './store/queries/node-static.js';
 import { historyReader } from './store/sqlite/history-reader.js';
-import { ReportWriter } from './store/sqlite/report-writer.js';
-import { inlineTransport, workerTransport } from './store/sqlite/engine-transport.js';
+import {
+  inlineIngestBackend,
+  workerIngestBackend,
+  type IngestBackend,
+} from './workers/ingest-backend.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
@@ -51,8 +54,11 @@ export interface AppDeps {
   staticIngest: StaticIngest;
   /** Metrics history reads (raw, 15-minute and 1-hour sources). */
   history: HistoryRepo;
-  /** Group-commit writer of metrics reports; also runs rollups and retention. */
-  metricsWriter: ReportWriter;
+  /**
+   * Where metrics reports are decoded, validated and committed (group commit), and where
+   * rollups and retention run: a worker thread for database files, inline for in-memory ones.
+   */
+  ingestBackend: IngestBackend;
   /** Background jobs; `dash serve` starts them, shutdown stops them. */
   jobs: Scheduler;
   /** Stops background work and closes the store; idempotent. */
@@ -66,7 +72,7 @@ export interface DepsOverrides {
    * Where metrics writes run: a worker thread with its own connection (default for database
    * files) or the main connection (the only choice for in-memory databases).
    */
-  metricsWriter?: 'worker' | 'inline';
+  ingestMode?: 'worker' | 'inline';
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -86,12 +92,11 @@ export async function createDeps(
   const nodeEvents = new NodeEvents();
   const updateOffers = noUpdateOffers;
   const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
-  const writerMode = overrides.metricsWriter ?? (inMemory ? 'inline' : 'worker');
-  const metricsWriter = new ReportWriter(
-    writerMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerTransport(config.database.path, log)
-      : inlineTransport(store.raw, () => clock.now()),
-  );
+  const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
+  const ingestBackend =
+    ingestMode === 'worker' && config.database.kind === 'sqlite'
+      ? workerIngestBackend(config.database.path, log)
+      : inlineIngestBackend(store.raw, () => clock.now());
   const front = new FrontState({
     repo: frontRepo(store.db),
     staleAfterSec: Math.ceil(config.nodeOfflineThresholdMs / 1000),
@@ -101,7 +106,7 @@ export async function createDeps(
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
   const jobs = new Scheduler(
-    [metricsRollupsJob(metricsWriter), metricsRetentionJob(metricsWriter, config.rawRetentionDays)],
+    [metricsRollupsJob(ingestBackend), metricsRetentionJob(ingestBackend, config.rawRetentionDays)],
     clock,
     log,
   );
@@ -123,20 +128,20 @@ export async function createDeps(
     metricsIngest: new MetricsIngest({
       clock,
       log,
-      writer: metricsWriter,
+      processor: ingestBackend,
       front,
       events: reportEvents,
       offers: updateOffers,
     }),
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history: historyReader(store.raw),
-    metricsWriter,
+    ingestBackend,
     jobs,
     async shutdown() {
       if (closed) return;
       closed = true;
       await jobs.stop();
-      await metricsWriter.close();
+      await ingestBackend.close();
       await store.close();
     },
   };

@@ -6,7 +6,7 @@
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 64]
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,13 @@ async function main(): Promise<void> {
   console.log(
     `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections`,
   );
+  // Measure what ships: the compiled build, not the TypeScript sources through a loader.
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('build failed');
   const secrets = await seedNodes(home, NODES);
   const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
   const children: ChildProcess[] = [gen];
@@ -149,7 +156,7 @@ async function main(): Promise<void> {
     base.kill();
 
     const port = await freePort();
-    const dash = spawn(process.execPath, [...TSX, join(root, 'src/main.ts'), 'serve'], {
+    const dash = spawn(process.execPath, [join(root, 'dist/main.js'), 'serve'], {
       cwd: root,
       env: {
         ...process.env,

@@ -79,10 +79,10 @@ export function countMembers(v: unknown, depth: number): number {
     for (let i = 0; i < v.length; i++) n += countMembers(v[i], depth + 1);
     return n;
   }
+  // JSON.parse objects have only own, enumerable data keys; for-in walks them without the
+  // key array Object.keys would allocate.
   const obj = v as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  n = keys.length;
-  for (let i = 0; i < keys.length; i++) n += countMembers(obj[keys[i] as string], depth + 1);
+  for (const k in obj) n += 1 + countMembers(obj[k], depth + 1);
   return n;
 }
 

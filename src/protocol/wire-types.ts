@@ -23,7 +23,5 @@ export const opt = <T extends TSchema>(schema: T) => Type.Optional(schema);
  */
 export const nullable = <T extends TSchema>(schema: T) => {
   const json = schema as unknown as { type: string };
-  return Type.Optional(
-    Type.Unsafe<Static<T> | null>({ ...schema, type: [json.type, 'null'] }),
-  );
+  return Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [json.type, 'null'] }));
 };

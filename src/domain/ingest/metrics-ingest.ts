@@ -1,15 +1,11 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { NodeReport } from '../../protocol/node-report.js';
-import type { MetricsWriter, MetricsWriteOutcome } from '../../store/ports.js';
 import type { FrontState } from '../front/front-state.js';
-import { runtimeView } from '../front/runtime-view.js';
-import { pressureView, smartView, thermalView } from '../front/side-views.js';
 import type { UpdateManifest, UpdateOffers } from '../nodes/update-offers.js';
-import { historySample } from './history-sample.js';
+import type { ReportProcessor } from './ingest-core.js';
 import type { ReportEvents } from './report-events.js';
-import { validateMetricsReport } from './validate-metrics.js';
+import { validateMetricsReport, type ValidatedReport } from './validate-metrics.js';
 
 /** Spec §4.4 rule 2: a report must be persisted within 5 s of receipt, or not at all. */
 export const METRICS_PERSIST_BUDGET_MS = 5000;
@@ -17,7 +13,7 @@ export const METRICS_PERSIST_BUDGET_MS = 5000;
 export interface MetricsIngestDeps {
   clock: Clock;
   log: Logger;
-  writer: MetricsWriter;
+  processor: ReportProcessor;
   front: FrontState;
   events: ReportEvents;
   offers: UpdateOffers;
@@ -27,16 +23,15 @@ export interface IncomingReport {
   nodeId: number;
   /** When the request arrived; the persistence budget and the projection order start here. */
   receivedAt: number;
-  body: NodeReport;
+  /** The raw body: it is decoded next to the writer, off the HTTP thread. */
+  body: Uint8Array | undefined;
   ip: string | null;
 }
 
-const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-
 /**
- * POST /api/node/metrics: validate, store history (and the current projection when this is the
- * node's newest report by receive order), refresh hot state, tell subscribers, and answer with
- * any pending update manifest.
+ * POST /api/node/metrics: hands the report to the processor (decode, validate, store durably),
+ * then, when it became the node's current projection by receive order, refreshes the front
+ * view and tells subscribers; finally answers any pending update manifest.
  */
 export class MetricsIngest {
   constructor(private readonly d: MetricsIngestDeps) {}
@@ -44,50 +39,43 @@ export class MetricsIngest {
   async accept(r: IncomingReport): Promise<{ update: UpdateManifest | null }> {
     const deadline = r.receivedAt + METRICS_PERSIST_BUDGET_MS;
     if (this.d.clock.now() > deadline) throw expired();
-    const report = validateMetricsReport(r.body);
-    const meta = await this.unavailableOnFailure(() => this.d.front.ensureNode(r.nodeId), r.nodeId);
+    let meta;
+    try {
+      meta = await this.d.front.ensureNode(r.nodeId);
+    } catch (err) {
+      this.d.log.error({ err, nodeId: r.nodeId }, 'node record could not be read');
+      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+    }
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
-
-    const m = report.metrics;
-    const runtime = runtimeView(m, r.receivedAt, report.reportedAt, r.body.timestamp ?? '');
-    const side = {
-      smartJson: json(smartView(m.disk?.smart)),
-      thermalJson: json(thermalView(m.thermal)),
-      pressureJson: json(pressureView(m.pressure)),
-    };
-    const sample = historySample(m);
-    const outcome: MetricsWriteOutcome = await this.unavailableOnFailure(
-      () =>
-        this.d.writer.write({
+    const res = await this.d.processor
+      .process({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body: r.body, ip: r.ip })
+      .catch((err: unknown) => {
+        this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
+        throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+      });
+    if (!res.ok) {
+      if (res.detail) this.d.log.error({ nodeId: r.nodeId, detail: res.detail }, res.message);
+      throw new AppError(res.code, res.message);
+    }
+    if (res.outcome === 'current' && this.d.front.apply(r.nodeId, res.runtime, res.side)) {
+      const front = this.d.front;
+      let report: ValidatedReport | undefined;
+      const body = r.body;
+      this.d.events.emitAccepted(
+        {
           nodeId: r.nodeId,
           receivedAt: r.receivedAt,
-          deadline,
-          host: sample.host,
-          devices: sample.devices,
-          current: { reportedAt: report.reportedAt, runtimeJson: JSON.stringify(runtime), ...side },
-          ip: r.ip,
-        }),
-      r.nodeId,
-    );
-    if (outcome === 'expired') throw expired();
-    if (outcome === 'current' && this.d.front.apply(r.nodeId, runtime, side)) {
-      const front = this.d.front;
-      this.d.events.emitAccepted(
-        { nodeId: r.nodeId, receivedAt: r.receivedAt, report, view: () => front.view(r.nodeId) },
+          // Parsed again only if a listener asks; the body was fully checked already.
+          report: () =>
+            (report ??= validateMetricsReport(
+              JSON.parse(Buffer.from(body ?? []).toString('utf8')) as never,
+            )),
+          view: () => front.view(r.nodeId),
+        },
         (err) => this.d.log.error({ err, nodeId: r.nodeId }, 'accepted-report listener failed'),
       );
     }
-    return { update: await this.manifest(r.nodeId, report.version) };
-  }
-
-  /** Store failures answer 503 (the node retries next round); the cause goes to the log only. */
-  private async unavailableOnFailure<T>(op: () => T | Promise<T>, nodeId: number): Promise<T> {
-    try {
-      return await op();
-    } catch (err) {
-      this.d.log.error({ err, nodeId }, 'metrics report could not be stored');
-      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
-    }
+    return { update: await this.manifest(r.nodeId, res.version) };
   }
 
   private async manifest(nodeId: number, version: string): Promise<UpdateManifest | null> {

@@ -6,7 +6,8 @@ export interface AcceptedReport {
   nodeId: number;
   /** Server receive time (epoch ms): the order that decides the current projection. */
   receivedAt: number;
-  report: ValidatedReport;
+  /** The validated report (decoded on first call). */
+  report(): ValidatedReport;
   /** The node's front view after this report (built on first call). */
   view(): NodeView | undefined;
 }

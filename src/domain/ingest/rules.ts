@@ -19,6 +19,16 @@ export const LIMITS = {
   staticLong: 255,
 } as const;
 
+/**
+ * Where a value sits, built only when a rule fails (reports are checked on the ingest hot path,
+ * so success must not allocate message strings): `section[index].field`, or `section.field`
+ * without an index.
+ */
+function at(section: string, index?: number, field?: string): string {
+  const base = index === undefined ? section : `${section}[${index}]`;
+  return field === undefined ? base : `${base}.${field}`;
+}
+
 /** First-failure checker for one payload kind; every failure is a 422 with that kind's code. */
 export class RuleChecker {
   constructor(
@@ -30,34 +40,64 @@ export class RuleChecker {
   }
 
   /** Required text: non-blank after trimming and at most `max` characters. Returns it trimmed. */
-  required(value: string | undefined, max: number | undefined, what: string): string {
-    const v = (value ?? '').trim();
-    if (v === '') this.fail(`${what} is required`);
-    if (max !== undefined && charCount(v) > max) this.fail(`${what} exceeds ${max} characters`);
+  required(
+    value: string | undefined,
+    max: number | undefined,
+    section: string,
+    index?: number,
+    field?: string,
+  ): string {
+    const v = value === undefined ? '' : value.trim();
+    if (v === '') this.fail(`${at(section, index, field)} is required`);
+    if (max !== undefined && v.length > max && charCount(v) > max) {
+      this.fail(`${at(section, index, field)} exceeds ${max} characters`);
+    }
     return v;
   }
 
-  maxLength(value: string | undefined, max: number, what: string): void {
+  maxLength(
+    value: string | undefined,
+    max: number,
+    section: string,
+    index?: number,
+    field?: string,
+  ): void {
     if (value !== undefined && value.length > max && charCount(value) > max) {
-      this.fail(`${what} exceeds ${max} characters`);
+      this.fail(`${at(section, index, field)} exceeds ${max} characters`);
     }
   }
 
-  nonNegative(value: number | undefined, what: string): void {
-    if (value !== undefined && !(value >= 0 && Number.isFinite(value))) {
-      this.fail(`${what} must be a non-negative finite number`);
+  nonNegative(value: number | undefined, section: string, index?: number, field?: string): void {
+    if (value !== undefined && !(value >= 0 && value <= Number.MAX_VALUE)) {
+      this.fail(`${at(section, index, field)} must be a non-negative finite number`);
     }
   }
 
-  ratio(value: number | undefined, what: string): void {
+  /** Every listed field of `obj` is non-negative and finite (or absent). */
+  nonNegativeFields<K extends string>(
+    obj: Partial<Record<K, number>>,
+    fields: readonly K[],
+    section: string,
+    index?: number,
+  ): void {
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i] as K;
+      const v = obj[f];
+      if (v !== undefined && !(v >= 0 && v <= Number.MAX_VALUE)) {
+        this.fail(`${at(section, index, f)} must be a non-negative finite number`);
+      }
+    }
+  }
+
+  ratio(value: number | undefined, section: string, index?: number, field?: string): void {
     if (value !== undefined && !(value >= 0 && value <= 1)) {
-      this.fail(`${what} must be a ratio between 0 and 1`);
+      this.fail(`${at(section, index, field)} must be a ratio between 0 and 1`);
     }
   }
 
-  percent(value: number | undefined, what: string): void {
+  percent(value: number | undefined, section: string, index?: number, field?: string): void {
     if (value !== undefined && !(value >= 0 && value <= 100)) {
-      this.fail(`${what} must be a percentage between 0 and 100`);
+      this.fail(`${at(section, index, field)} must be a percentage between 0 and 100`);
     }
   }
 

@@ -4,6 +4,7 @@ import type {
   ReportDiskLogical,
   ReportDiskPhysical,
   ReportMetrics,
+  ReportNetwork,
   ReportPressureStats,
   ReportRaidArray,
   ReportSmart,
@@ -20,6 +21,52 @@ export interface ValidatedReport {
   reportedAt: number;
   metrics: ReportMetrics;
 }
+
+const CPU_LOADS = ['load1', 'load5', 'load15'] as const;
+const CPU_TIMES = ['user', 'system', 'idle', 'iowait', 'steal'] as const;
+const MEMORY_BYTES = [
+  'total',
+  'used',
+  'available',
+  'buffers',
+  'cached',
+  'swap_total',
+  'swap_used',
+  'swap_free',
+] as const;
+const IO_VALUES = [
+  'read_rate_bytes_per_sec',
+  'write_rate_bytes_per_sec',
+  'iops',
+  'read_iops',
+  'write_iops',
+  'queue_length',
+  'wait_ms',
+  'service_ms',
+  'read_bytes',
+  'write_bytes',
+] as const;
+const CAPACITY = ['total', 'used', 'free'] as const;
+const INODES = ['inodes_total', 'inodes_used', 'inodes_free'] as const;
+const FILESYSTEM_COUNTS = ['total', 'used', 'free', ...INODES] as const;
+const NETWORK_VALUES = [
+  'bytes_recv',
+  'bytes_sent',
+  'packets_recv',
+  'packets_sent',
+  'err_in',
+  'err_out',
+  'drop_in',
+  'drop_out',
+  'recv_rate_bytes_per_sec',
+  'sent_rate_bytes_per_sec',
+  'recv_rate_packets_per_sec',
+  'sent_rate_packets_per_sec',
+] as const;
+const RAID_COUNTS = ['active', 'working', 'failed'] as const;
+const SENSOR_TEXT = ['kind', 'name', 'sensor_key', 'source', 'status'] as const;
+const PSI_AVERAGES = ['avg10', 'avg60', 'avg300'] as const;
+const PSI_RESOURCES = ['cpu', 'memory', 'io'] as const;
 
 /**
  * Value rules of reference §1.3/§1.4 for a report that already passed the wire schema. The first
@@ -41,23 +88,33 @@ export function validateMetricsReport(report: NodeReport): ValidatedReport {
   r.required(m.system?.uptime, undefined, 'metrics.system.uptime');
 
   checkHost(m);
-  physical.forEach((d, i) => checkPhysical(d, i));
+  for (let i = 0; i < physical.length; i++) checkPhysical(physical[i] as ReportDiskPhysical, i);
   checkNames(physical, LIMITS.diskName, 'disk.physical');
-  logical.forEach((d, i) => checkLogical(d, i));
+  for (let i = 0; i < logical.length; i++) checkLogical(logical[i] as ReportDiskLogical, i);
   checkNames(logical, LIMITS.diskName, 'disk.logical');
-  filesystems.forEach((f, i) => checkFilesystem(f, i));
-  baseIo.forEach((d, i) => checkBaseIo(d, i));
+  for (let i = 0; i < filesystems.length; i++) {
+    const f = filesystems[i] as NonNullable<typeof filesystems>[number];
+    r.required(f.path, undefined, 'disk.filesystems', i, 'path');
+    r.maxLength(f.fs_type, LIMITS.fsType, 'disk.filesystems', i, 'fs_type');
+    r.nonNegativeFields(f, FILESYSTEM_COUNTS, 'disk.filesystems', i);
+    r.ratio(f.used_ratio, 'disk.filesystems', i, 'used_ratio');
+    r.ratio(f.inodes_used_ratio, 'disk.filesystems', i, 'inodes_used_ratio');
+  }
+  for (let i = 0; i < baseIo.length; i++) checkBaseIo(baseIo[i] as ReportDiskBaseIo, i);
   checkNames(baseIo, LIMITS.diskName, 'disk.base_io');
-  network.forEach((n, i) => checkNetwork(n, i));
+  for (let i = 0; i < network.length; i++) {
+    r.nonNegativeFields(network[i] as ReportNetwork, NETWORK_VALUES, 'network', i);
+  }
   checkNames(network, LIMITS.iface, 'network');
-  arrays.forEach((a, i) => checkRaidArray(a, i));
+  for (let i = 0; i < arrays.length; i++) checkRaidArray(arrays[i] as ReportRaidArray, i);
   if (disk.smart) checkSmart(disk.smart);
   if (m.thermal) checkThermal(m.thermal);
   if (m.pressure) {
-    for (const res of ['cpu', 'memory', 'io'] as const) {
+    for (const res of PSI_RESOURCES) {
       const resource = m.pressure[res];
-      checkPressure(resource?.some, `pressure.${res}.some`);
-      checkPressure(resource?.full, `pressure.${res}.full`);
+      if (!resource) continue;
+      checkPressure(resource.some, res, 'some');
+      checkPressure(resource.full, res, 'full');
     }
   }
   return { version, hostname, reportedAt, metrics: m };
@@ -66,24 +123,10 @@ export function validateMetricsReport(report: NodeReport): ValidatedReport {
 function checkHost(m: ReportMetrics): void {
   const cpu = m.cpu ?? {};
   r.ratio(cpu.usage_ratio, 'cpu.usage_ratio');
-  for (const k of ['load1', 'load5', 'load15'] as const) r.nonNegative(cpu[k], `cpu.${k}`);
-  const times = cpu.times ?? {};
-  for (const k of ['user', 'system', 'idle', 'iowait', 'steal'] as const) {
-    r.nonNegative(times[k], `cpu.times.${k}`);
-  }
+  r.nonNegativeFields(cpu, CPU_LOADS, 'cpu');
+  if (cpu.times) r.nonNegativeFields(cpu.times, CPU_TIMES, 'cpu.times');
   const mem = m.memory ?? {};
-  for (const k of [
-    'total',
-    'used',
-    'available',
-    'buffers',
-    'cached',
-    'swap_total',
-    'swap_used',
-    'swap_free',
-  ] as const) {
-    r.nonNegative(mem[k], `memory.${k}`);
-  }
+  r.nonNegativeFields(mem, MEMORY_BYTES, 'memory');
   r.ratio(mem.used_ratio, 'memory.used_ratio');
   r.ratio(mem.swap_used_ratio, 'memory.swap_used_ratio');
   r.nonNegative(m.system?.uptime_seconds, 'system.uptime_seconds');
@@ -95,172 +138,96 @@ function checkHost(m: ReportMetrics): void {
 /** Names are required, trimmed, bounded and unique within their array. */
 function checkNames(items: ReadonlyArray<{ name?: string }>, max: number, what: string): void {
   const seen = new Set<string>();
-  items.forEach((item, i) => {
-    r.unique(seen, r.required(item.name, max, `${what}[${i}].name`), `${what} name`);
-  });
+  for (let i = 0; i < items.length; i++) {
+    r.unique(seen, r.required(items[i]?.name, max, what, i, 'name'), `${what} name`);
+  }
 }
 
-function checkIoRates(
-  d: {
-    read_rate_bytes_per_sec?: number;
-    write_rate_bytes_per_sec?: number;
-    iops?: number;
-    read_iops?: number;
-    write_iops?: number;
-    util_ratio?: number;
-    queue_length?: number;
-    wait_ms?: number;
-    service_ms?: number;
-    read_bytes?: number;
-    write_bytes?: number;
-  },
-  at: string,
-): void {
-  for (const k of [
-    'read_rate_bytes_per_sec',
-    'write_rate_bytes_per_sec',
-    'iops',
-    'read_iops',
-    'write_iops',
-    'queue_length',
-    'wait_ms',
-    'service_ms',
-    'read_bytes',
-    'write_bytes',
-  ] as const) {
-    r.nonNegative(d[k], `${at}.${k}`);
-  }
-  r.ratio(d.util_ratio, `${at}.util_ratio`);
+function checkIoRates(d: ReportDiskPhysical | ReportDiskBaseIo, section: string, i: number): void {
+  r.nonNegativeFields(d, IO_VALUES, section, i);
+  r.ratio(d.util_ratio, section, i, 'util_ratio');
   if (!Number.isFinite((d.read_iops ?? 0) + (d.write_iops ?? 0))) {
-    r.fail(`${at}: read_iops + write_iops overflows`);
+    r.fail(`${section}[${i}]: read_iops + write_iops overflows`);
   }
 }
 
 function checkPhysical(d: ReportDiskPhysical, i: number): void {
-  r.maxLength(d.ref, LIMITS.diskRef, `disk.physical[${i}].ref`);
-  checkIoRates(d, `disk.physical[${i}]`);
+  r.maxLength(d.ref, LIMITS.diskRef, 'disk.physical', i, 'ref');
+  checkIoRates(d, 'disk.physical', i);
 }
 
 function checkLogical(d: ReportDiskLogical, i: number): void {
-  const at = `disk.logical[${i}]`;
-  r.required(d.kind, LIMITS.diskKind, `${at}.kind`);
-  r.maxLength(d.ref, LIMITS.diskRef, `${at}.ref`);
-  r.maxLength(d.health, LIMITS.logicalState, `${at}.health`);
-  r.maxLength(d.level, LIMITS.logicalState, `${at}.level`);
-  for (const k of ['total', 'used', 'free'] as const) r.nonNegative(d[k], `${at}.${k}`);
+  const s = 'disk.logical';
+  r.required(d.kind, LIMITS.diskKind, s, i, 'kind');
+  r.maxLength(d.ref, LIMITS.diskRef, s, i, 'ref');
+  r.maxLength(d.health, LIMITS.logicalState, s, i, 'health');
+  r.maxLength(d.level, LIMITS.logicalState, s, i, 'level');
+  r.nonNegativeFields(d, CAPACITY, s, i);
   // Doubles cannot tell 2^63 - 1 from 2^63; borderline sums are accepted, never refused.
-  if (!d.total && (d.used ?? 0) + (d.free ?? 0) > 2 ** 63) r.fail(`${at}: used + free overflows`);
-  r.ratio(d.used_ratio, `${at}.used_ratio`);
-  for (const [mount, stats] of Object.entries(d.mountpoints ?? {})) {
-    const mat = `${at}.mountpoints["${mount}"]`;
-    r.maxLength(stats.fs_type, LIMITS.fsType, `${mat}.fs_type`);
-    for (const k of ['inodes_total', 'inodes_used', 'inodes_free'] as const) {
-      r.nonNegative(stats[k], `${mat}.${k}`);
-    }
-    r.ratio(stats.inodes_used_ratio, `${mat}.inodes_used_ratio`);
+  if (!d.total && (d.used ?? 0) + (d.free ?? 0) > 2 ** 63)
+    r.fail(`${s}[${i}]: used + free overflows`);
+  r.ratio(d.used_ratio, s, i, 'used_ratio');
+  if (!d.mountpoints) return;
+  for (const mount in d.mountpoints) {
+    const stats = d.mountpoints[mount];
+    if (!stats) continue;
+    const where = `${s}[${i}].mountpoints["${mount}"]`;
+    r.maxLength(stats.fs_type, LIMITS.fsType, where, undefined, 'fs_type');
+    r.nonNegativeFields(stats, INODES, where);
+    r.ratio(stats.inodes_used_ratio, where, undefined, 'inodes_used_ratio');
   }
-}
-
-function checkFilesystem(
-  f: {
-    path?: string;
-    fs_type?: string;
-    used_ratio?: number;
-    inodes_used_ratio?: number;
-  } & Partial<
-    Record<'total' | 'used' | 'free' | 'inodes_total' | 'inodes_used' | 'inodes_free', number>
-  >,
-  i: number,
-): void {
-  const at = `disk.filesystems[${i}]`;
-  r.required(f.path, undefined, `${at}.path`);
-  r.maxLength(f.fs_type, LIMITS.fsType, `${at}.fs_type`);
-  for (const k of [
-    'total',
-    'used',
-    'free',
-    'inodes_total',
-    'inodes_used',
-    'inodes_free',
-  ] as const) {
-    r.nonNegative(f[k], `${at}.${k}`);
-  }
-  r.ratio(f.used_ratio, `${at}.used_ratio`);
-  r.ratio(f.inodes_used_ratio, `${at}.inodes_used_ratio`);
 }
 
 function checkBaseIo(d: ReportDiskBaseIo, i: number): void {
-  const at = `disk.base_io[${i}]`;
-  r.required(d.kind, LIMITS.diskKind, `${at}.kind`);
-  r.maxLength(d.ref, LIMITS.diskRef, `${at}.ref`);
-  r.maxLength(d.role, LIMITS.diskRole, `${at}.role`);
-  checkIoRates(d, at);
-}
-
-function checkNetwork(
-  n: Partial<Record<string, number | string | undefined>> & { name?: string },
-  i: number,
-): void {
-  const at = `network[${i}]`;
-  for (const k of [
-    'bytes_recv',
-    'bytes_sent',
-    'packets_recv',
-    'packets_sent',
-    'err_in',
-    'err_out',
-    'drop_in',
-    'drop_out',
-    'recv_rate_bytes_per_sec',
-    'sent_rate_bytes_per_sec',
-    'recv_rate_packets_per_sec',
-    'sent_rate_packets_per_sec',
-  ]) {
-    r.nonNegative(n[k] as number | undefined, `${at}.${k}`);
-  }
+  r.required(d.kind, LIMITS.diskKind, 'disk.base_io', i, 'kind');
+  r.maxLength(d.ref, LIMITS.diskRef, 'disk.base_io', i, 'ref');
+  r.maxLength(d.role, LIMITS.diskRole, 'disk.base_io', i, 'role');
+  checkIoRates(d, 'disk.base_io', i);
 }
 
 function checkRaidArray(a: ReportRaidArray, i: number): void {
-  const at = `raid.arrays[${i}]`;
-  r.required(a.name, undefined, `${at}.name`);
-  r.required(a.status, undefined, `${at}.status`);
-  r.required(a.health, LIMITS.raidHealth, `${at}.health`);
-  const members = r.present(a.members, `${at}.members`);
-  for (const k of ['active', 'working', 'failed'] as const) r.nonNegative(a[k], `${at}.${k}`);
-  members.forEach((m, j) => {
-    r.required(m.name, undefined, `${at}.members[${j}].name`);
-    r.required(m.state, undefined, `${at}.members[${j}].state`);
-  });
+  const s = 'raid.arrays';
+  r.required(a.name, undefined, s, i, 'name');
+  r.required(a.status, undefined, s, i, 'status');
+  r.required(a.health, LIMITS.raidHealth, s, i, 'health');
+  const members = r.present(a.members, `${s}[${i}].members`);
+  r.nonNegativeFields(a, RAID_COUNTS, s, i);
+  for (let j = 0; j < members.length; j++) {
+    const m = members[j] as (typeof members)[number];
+    r.required(m.name, undefined, `${s}[${i}].members`, j, 'name');
+    r.required(m.state, undefined, `${s}[${i}].members`, j, 'state');
+  }
 }
 
 function checkSmart(s: ReportSmart): void {
   r.required(s.status, undefined, 'disk.smart.status');
   if (s.updated_at) parseTimestamp(s.updated_at, 'disk.smart.updated_at');
   const devices = r.present(s.devices, 'disk.smart.devices');
-  devices.forEach((d, i) => {
-    const at = `disk.smart.devices[${i}]`;
-    r.required(d.name, LIMITS.diskName, `${at}.name`);
-    r.maxLength(d.ref, LIMITS.diskRef, `${at}.ref`);
-    r.required(d.source, undefined, `${at}.source`);
-    r.required(d.status, undefined, `${at}.status`);
-  });
+  for (let i = 0; i < devices.length; i++) {
+    const d = devices[i] as (typeof devices)[number];
+    r.required(d.name, LIMITS.diskName, 'disk.smart.devices', i, 'name');
+    r.maxLength(d.ref, LIMITS.diskRef, 'disk.smart.devices', i, 'ref');
+    r.required(d.source, undefined, 'disk.smart.devices', i, 'source');
+    r.required(d.status, undefined, 'disk.smart.devices', i, 'status');
+  }
 }
 
 function checkThermal(t: ReportThermal): void {
   r.required(t.status, undefined, 'thermal.status');
   if (t.updated_at) parseTimestamp(t.updated_at, 'thermal.updated_at');
   const sensors = r.present(t.sensors, 'thermal.sensors');
-  sensors.forEach((s, i) => {
-    for (const k of ['kind', 'name', 'sensor_key', 'source', 'status'] as const) {
-      r.required(s[k], undefined, `thermal.sensors[${i}].${k}`);
-    }
-  });
+  for (let i = 0; i < sensors.length; i++) {
+    const sensor = sensors[i] as (typeof sensors)[number];
+    for (const k of SENSOR_TEXT) r.required(sensor[k], undefined, 'thermal.sensors', i, k);
+  }
 }
 
-function checkPressure(stats: ReportPressureStats | null | undefined, at: string): void {
+function checkPressure(
+  stats: ReportPressureStats | null | undefined,
+  res: string,
+  kind: 'some' | 'full',
+): void {
   if (!stats) return;
-  r.percent(stats.avg10, `${at}.avg10`);
-  r.percent(stats.avg60, `${at}.avg60`);
-  r.percent(stats.avg300, `${at}.avg300`);
-  r.nonNegative(stats.total, `${at}.total`);
+  for (const k of PSI_AVERAGES) r.percent(stats[k], `pressure.${res}.${kind}`, undefined, k);
+  r.nonNegative(stats.total, `pressure.${res}.${kind}`, undefined, 'total');
 }

@@ -18,7 +18,8 @@ const SEEN_GRANULARITY_MS = 60_000;
  * transaction that rolls back are forgotten with it (see begin/commit/rollback).
  */
 export class DeviceRegistry {
-  private readonly byNode = new Map<number, Map<string, DeviceEntry>>();
+  /** node id → kind code → name → entry (nested, so lookups build no key strings). */
+  private readonly byNode = new Map<number, Array<Map<string, DeviceEntry>>>();
   private pending: Array<() => void> = [];
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
   private readonly insert: BetterSqlite3.Statement<
@@ -58,10 +59,10 @@ export class DeviceRegistry {
     this.byNode.delete(nodeId);
   }
 
-  private nodeMap(nodeId: number): Map<string, DeviceEntry> {
-    let map = this.byNode.get(nodeId);
-    if (map) return map;
-    map = new Map();
+  private nodeMap(nodeId: number): Array<Map<string, DeviceEntry>> {
+    let maps = this.byNode.get(nodeId);
+    if (maps) return maps;
+    maps = [new Map(), new Map(), new Map(), new Map(), new Map()];
     const rows = this.selectNode.all(nodeId) as Array<{
       id: number;
       kind: number;
@@ -71,22 +72,17 @@ export class DeviceRegistry {
       last_seen_at: number;
     }>;
     for (const r of rows) {
-      map.set(`${r.kind}\u0000${r.name}`, {
-        id: r.id,
-        ref: r.ref,
-        alt: r.alt,
-        lastSeenAt: r.last_seen_at,
-      });
+      maps[r.kind]?.set(r.name, { id: r.id, ref: r.ref, alt: r.alt, lastSeenAt: r.last_seen_at });
     }
-    this.byNode.set(nodeId, map);
-    return map;
+    this.byNode.set(nodeId, maps);
+    return maps;
   }
 
   /** Dictionary id of a device, creating or refreshing its row as needed (inside a transaction). */
   idOf(nodeId: number, d: MetricsDeviceSample, now: number): number {
-    const map = this.nodeMap(nodeId);
     const code = DEVICE_KIND_CODE[d.kind];
-    const key = `${code}\u0000${d.name}`;
+    const map = this.nodeMap(nodeId)[code] as Map<string, DeviceEntry>;
+    const key = d.name;
     const found = map.get(key);
     if (!found) {
       const info = this.insert.run(nodeId, code, d.name, d.ref, d.alt, now, now);

@@ -29,6 +29,8 @@ export class MetricsEngine {
   private readonly upsertCurrent: BetterSqlite3.Statement<unknown[]>;
   private readonly updateIp: BetterSqlite3.Statement<[string, number, string]>;
   private readonly knownIp = new Map<number, string>();
+  /** Reused bind array for raw inserts: node, time, host columns, devices blob. */
+  private readonly rawParams: unknown[] = new Array<unknown>(HOST_COLUMNS.length + 3);
 
   constructor(
     readonly db: BetterSqlite3.Database,
@@ -92,16 +94,18 @@ export class MetricsEngine {
     for (const d of e.devices) {
       byKind[d.kind].push({ id: this.devices.idOf(e.nodeId, d, e.receivedAt), values: d.values });
     }
-    const host = HOST_COLUMNS.map((_, i) => {
+    const params = this.rawParams;
+    params[0] = e.nodeId;
+    params[1] = e.receivedAt;
+    for (let i = 0; i < HOST_COLUMNS.length; i++) {
       const v = e.host[i];
-      return v === null || v === undefined ? null : toStored(v, HOST_SCALES[i] ?? 1);
-    });
-    const blob = encodeDevices(byKind);
-    let at = e.receivedAt;
+      params[i + 2] = v === null || v === undefined ? null : toStored(v, HOST_SCALES[i] ?? 1);
+    }
+    params[HOST_COLUMNS.length + 2] = encodeDevices(byKind);
     for (let probe = 0; ; probe++) {
-      if (this.insertRaw.run(e.nodeId, at, ...host, blob).changes === 1) break;
+      if (this.insertRaw.run(params).changes === 1) break;
       if (probe >= MAX_KEY_PROBES) throw new Error(`no free raw key for node ${e.nodeId}`);
-      at++;
+      params[1] = (params[1] as number) + 1;
     }
     const c = e.current;
     const changed = this.upsertCurrent.run(

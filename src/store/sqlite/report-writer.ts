@@ -4,7 +4,13 @@ import type {
   MetricsWriteOutcome,
   MetricsWriter,
 } from '../ports.js';
-import type { EngineTransport } from './engine-transport.js';
+import type { EngineRequest, EngineResponse } from './engine-runner.js';
+
+/** How the writer reaches the engine (a runner on the same thread as the connection). */
+export interface EngineTransport {
+  request<R extends EngineRequest>(req: R): Promise<EngineResponse<R>>;
+  close(): Promise<void>;
+}
 
 /** Upper bound of reports per transaction. */
 const MAX_BATCH = 1000;

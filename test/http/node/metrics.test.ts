@@ -191,8 +191,9 @@ describe('POST /api/node/metrics', () => {
 
     it.each([
       ['before processing starts (slow body upload)', 2],
-      ['while queued for the writer', 3],
-      ['during the transaction, before COMMIT', 4],
+      ['while waiting for the ingest pipeline', 3],
+      ['while queued for the writer', 4],
+      ['during the transaction, before COMMIT', 5],
     ])('%s, leaving nothing behind', async (_name, reading) => {
       const events: AcceptedReport[] = [];
       t.deps.reportEvents.onAccepted((e) => void events.push(e));
@@ -276,7 +277,7 @@ describe('POST /api/node/metrics', () => {
       await post(agentReport({ seq: 4 }));
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ nodeId: node.id, receivedAt: t.clock.now() });
-      expect(events[0]!.report.metrics.network).toHaveLength(3);
+      expect(events[0]!.report().metrics.network).toHaveLength(3);
       expect(events[0]!.view()?.network.by_interface?.map((i) => i.name)).toEqual([
         'eth0',
         'eth1',
