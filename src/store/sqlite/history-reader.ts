@@ -37,8 +37,8 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
   const wm = watermarks(db);
   const deviceIds = db
     .prepare(
-      `SELECT id FROM metric_devices WHERE node_id = ?1 AND kind = ?2
-         AND (name = ?3 OR ref = ?3 OR (alt != '' AND alt = ?3))`,
+      `SELECT id FROM metric_devices WHERE node_id = @node AND kind = @kind
+         AND (name = @device OR ref = @device OR (alt != '' AND alt = @device))`,
     )
     .pluck();
   const rollupRows = {
@@ -64,7 +64,11 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
     }
     const { kind, index } = DEVICE_METRICS[metric];
     if (q.device === undefined) return { kind, index };
-    const ids = deviceIds.all(q.nodeId, DEVICE_KIND_CODE[kind], q.device) as number[];
+    const ids = deviceIds.all({
+      node: q.nodeId,
+      kind: DEVICE_KIND_CODE[kind],
+      device: q.device,
+    }) as number[];
     return ids.length === 0 ? undefined : { kind, index, ids: new Set(ids) };
   }
 

@@ -26,13 +26,14 @@ export function* retentionTask(
   const result: RetentionRunResult = { raw: 0, rollup15m: 0, rollup1h: 0, devices: 0 };
   const rawCutoff = now - rawRetentionDays * 86_400_000;
   const deleteRaw = db.prepare(
-    `DELETE FROM metrics_raw WHERE node_id = ?1 AND received_at < ?2 AND received_at <= coalesce(
-       (SELECT received_at FROM metrics_raw WHERE node_id = ?1 AND received_at < ?2
-        ORDER BY received_at LIMIT 1 OFFSET ${RETENTION_CHUNK - 1}), ?2)`,
+    `DELETE FROM metrics_raw WHERE node_id = @node AND received_at < @cutoff
+       AND received_at <= coalesce(
+         (SELECT received_at FROM metrics_raw WHERE node_id = @node AND received_at < @cutoff
+          ORDER BY received_at LIMIT 1 OFFSET ${RETENTION_CHUNK - 1}), @cutoff)`,
   );
   for (const nodeId of nodeIdsStatement(db)()) {
     for (;;) {
-      const n = deleteRaw.run(nodeId, rawCutoff).changes;
+      const n = deleteRaw.run({ node: nodeId, cutoff: rawCutoff }).changes;
       result.raw += n;
       yield;
       if (n < RETENTION_CHUNK) break;
