@@ -95,7 +95,7 @@ export async function createDeps(
   const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
   const ingestBackend =
     ingestMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerIngestBackend(config.database.path, log)
+      ? workerIngestBackend(config.database.path, log, () => clock.now())
       : inlineIngestBackend(store.raw, () => clock.now());
   const front = new FrontState({
     repo: frontRepo(store.db),

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadCommand, LoadResult } from './load.js';
-import { seedNodes } from './seed.js';
+import { seedNodes } from '../../test/support/seed-home.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -44,6 +44,6 @@ export function inlineIngestBackend(db: BetterSqlite3.Database, now: () => numbe
  * The pipeline on a worker thread with its own connection to the database file: decoding,
  * validation, derivation and commits all leave the HTTP thread, which only moves bytes.
  */
-export function workerIngestBackend(path: string, log: Logger): IngestBackend {
-  return startIngestWorker(path, log);
+export function workerIngestBackend(path: string, log: Logger, now: () => number): IngestBackend {
+  return startIngestWorker(path, log, now);
 }

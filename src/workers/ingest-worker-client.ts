@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import { systemClock } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
 import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
@@ -43,7 +44,7 @@ interface Waiter {
  * (their bodies transferred, not copied) and come back in one. A worker that dies answers what
  * it held with 503 and is replaced on the next request.
  */
-export function startIngestWorker(path: string, log: Logger): IngestBackend {
+export function startIngestWorker(path: string, log: Logger, now: () => number): IngestBackend {
   let worker: Worker | undefined;
   let nextId = 1;
   const reports = new Map<number, (r: CoreResult) => void>();
@@ -121,7 +122,9 @@ export function startIngestWorker(path: string, log: Logger): IngestBackend {
       // An exact-size copy the worker can own: Fastify's buffers may share a pooled allocation.
       const body = r.body ? new Uint8Array(r.body) : undefined;
       if (body) transfer.push(body.buffer);
-      queued.push({ ...r, body, id });
+      // The worker checks deadlines against the system clock; carry over the time left.
+      const deadline = systemClock.now() + (r.deadline - now());
+      queued.push({ ...r, deadline, body, id });
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
