@@ -26,6 +26,22 @@ import { OnlineRateService } from './domain/uptime/online-rate.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
 import { uptimeRetentionJob } from './jobs/uptime-retention.js';
+import { InstallIdentity } from './domain/nodes/install-identity.js';
+import { FrontState } from './domain/front/front-state.js';
+import { ReportEvents } from './domain/ingest/report-events.js';
+import { MetricsIngest } from './domain/ingest/metrics-ingest.js';
+import { StaticIngest } from './domain/ingest/static-ingest.js';
+import type { HistoryRepo } from './store/ports.js';
+import { frontRepo } from './store/queries/node-front.js';
+import { nodeStaticRepo } from './store/queries/node-static.js';
+import { historyReader } from './store/sqlite/history-reader.js';
+import {
+  inlineIngestBackend,
+  workerIngestBackend,
+  type IngestBackend,
+} from './workers/ingest-backend.js';
+import { metricsRollupsJob } from './jobs/metrics-rollups.js';
+import { metricsRetentionJob } from './jobs/metrics-retention.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -58,6 +74,21 @@ export interface AppDeps {
   downloadGrants: DownloadGrants;
   /** Agent builds under $DASH_HOME/deploy. */
   agentAssets: AgentAssetFiles;
+  /** This installation's id for POST /api/node/identity. */
+  installIdentity: InstallIdentity;
+  /** Front views of every node, ready to serve (GET /api/front/metrics). */
+  front: FrontState;
+  /** Reports that became a node's current projection (traffic accounting, alerts). */
+  reportEvents: ReportEvents;
+  metricsIngest: MetricsIngest;
+  staticIngest: StaticIngest;
+  /** Metrics history reads (raw, 15-minute and 1-hour sources). */
+  history: HistoryRepo;
+  /**
+   * Where metrics reports are decoded, validated and committed (group commit), and where
+   * rollups and retention run: a worker thread for database files, inline for in-memory ones.
+   */
+  ingestBackend: IngestBackend;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -67,6 +98,11 @@ export interface DepsOverrides {
   log?: Logger;
   /** Bundled agent version (tests; the default is what the build ships). */
   nodeVersion?: string;
+  /**
+   * Where metrics writes run: a worker thread with its own connection (default for database
+   * files) or the main connection (the only choice for in-memory databases).
+   */
+  ingestMode?: 'worker' | 'inline';
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -136,6 +172,23 @@ export async function createDeps(
   nodeEvents.on((event) => {
     if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
   });
+  const updateOffers: UpdateOffers = nodeUpgrades;
+  const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
+  const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
+  const ingestBackend =
+    ingestMode === 'worker' && config.database.kind === 'sqlite'
+      ? workerIngestBackend(config.database.path, log, () => clock.now())
+      : inlineIngestBackend(store.raw, () => clock.now());
+  const front = new FrontState({
+    repo: frontRepo(store.db),
+    staleAfterSec: Math.ceil(config.nodeOfflineThresholdMs / 1000),
+    warn: (msg, ctx) => log.warn(ctx, msg),
+  });
+  await front.load();
+  nodeEvents.on((event) => front.onNodeEvent(event));
+  const reportEvents = new ReportEvents();
+  scheduler.add(metricsRollupsJob(ingestBackend));
+  scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
   let closed = false;
   return {
     config,
@@ -159,10 +212,26 @@ export async function createDeps(
     nodeUpgrades,
     downloadGrants,
     agentAssets,
+    installIdentity: new InstallIdentity(config.home),
+    front,
+    reportEvents,
+    metricsIngest: new MetricsIngest({
+      clock,
+      log,
+      processor: ingestBackend,
+      front,
+      events: reportEvents,
+      offers: updateOffers,
+      receipts: uptime,
+    }),
+    staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
+    history: historyReader(store.raw),
+    ingestBackend,
     async shutdown() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await ingestBackend.close();
       await store.close();
     },
   };

@@ -5,6 +5,8 @@ declare module 'fastify' {
     adminSessionId?: string;
     /** Node that proved itself with X-Node-Secret (node routes). */
     nodeId?: number;
+    /** When a node request arrived (epoch ms), for the metrics persistence budget. */
+    receivedAt?: number;
   }
 }
 

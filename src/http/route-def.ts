@@ -47,6 +47,12 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   storeErrorCode?: ErrorCode;
   /** Accept a multipart body instead of JSON (theme upload). */
   multipart?: boolean;
+  /**
+   * Hand the handler the body bytes (a Buffer, or undefined when empty) after the media-type
+   * and size checks, unparsed: the route decodes them itself (node metrics are decoded off
+   * the HTTP thread). No body schema applies.
+   */
+  rawBody?: boolean;
   schema?: S;
   handler: (req: RouteRequest<S>, reply: FastifyReply) => unknown;
 }

@@ -31,6 +31,9 @@ import { adminNodesTrafficP95Route } from './routes/admin/nodes/traffic-p95.js';
 import { adminNodesUpdateRoute } from './routes/admin/nodes/update.js';
 import { adminNodesDeleteRoute } from './routes/admin/nodes/delete.js';
 import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
+import { nodeIdentityRoute } from './routes/node/identity.js';
+import { nodeMetricsRoute } from './routes/node/metrics.js';
+import { nodeStaticRoute } from './routes/node/static.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -68,5 +71,8 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     adminNodesUpdateRoute(deps),
     adminNodesDeleteRoute(deps),
     adminNodesUpgradeRoute(deps),
+    nodeIdentityRoute(deps),
+    nodeMetricsRoute(deps),
+    nodeStaticRoute(deps),
   ];
 }

@@ -205,8 +205,13 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
     const buf = body as Buffer;
-    if (buf.length === 0 || !routeOf(req)) {
+    const route = routeOf(req);
+    if (buf.length === 0 || !route) {
       done(null, undefined);
+      return;
+    }
+    if (route.rawBody) {
+      done(null, buf);
       return;
     }
     try {

@@ -84,9 +84,53 @@ export interface UptimeDayTable {
   observed_ms: number;
 }
 
-export interface NodeFirstReportTable {
+/** Current projection of a node (migration 0002): its newest report by server receive order. */
+export interface NodeCurrentTable {
   node_id: number;
+  received_at: number;
+  reported_at: number;
   first_received_at: number;
+  runtime_json: string;
+  smart_json: string | null;
+  thermal_json: string | null;
+  pressure_json: string | null;
+}
+
+/**
+ * Per-node device dictionary (migration 0002). kind: 1 interface, 2 disk IO, 3 disk usage,
+ * 4 disk temperature. alt: mountpoint (usage) or device path (temperature).
+ */
+export interface MetricDevicesTable {
+  id: Generated<number>;
+  node_id: number;
+  kind: number;
+  name: string;
+  ref: string;
+  alt: string;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+/**
+ * Raw history (migration 0002), one row per stored report; host metrics are scaled integers and
+ * per-device values a varint blob (see store/sqlite/metrics-codec.ts). Read through
+ * store/sqlite/history-reader.ts, not column by column.
+ */
+export interface MetricsRawTable {
+  node_id: number;
+  received_at: number;
+  devices: Uint8Array | null;
+}
+
+/** 15-minute and 1-hour rollups: id = node_id * 2^24 + bucket index (rollup-codec.ts). */
+export interface MetricsRollupTable {
+  id: number;
+  data: Uint8Array;
+}
+
+export interface MetricsJobsTable {
+  name: string;
+  watermark: number;
 }
 
 export interface Database {
@@ -98,5 +142,10 @@ export interface Database {
   uptime_minute: UptimeMinuteTable;
   uptime_hour: UptimeHourTable;
   uptime_day: UptimeDayTable;
-  node_first_report: NodeFirstReportTable;
+  node_current: NodeCurrentTable;
+  metric_devices: MetricDevicesTable;
+  metrics_raw: MetricsRawTable;
+  metrics_15m: MetricsRollupTable;
+  metrics_1h: MetricsRollupTable;
+  metrics_jobs: MetricsJobsTable;
 }

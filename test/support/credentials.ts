@@ -1,5 +1,6 @@
 import type { AuthMode } from '../../src/http/route-def.js';
 import type { TestApp } from './build-app.js';
+import { seedNode } from './seed-nodes.js';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
@@ -24,6 +25,8 @@ export async function credentialsFor(
       return {};
     case 'admin':
       return adminHeaders(t);
+    case 'node':
+      return { 'x-node-secret': seedNode(t.deps).secret };
     default:
       return undefined;
   }

@@ -71,18 +71,19 @@ export class UptimeService {
     this.observableFrom = Math.ceil(clock.now() / MINUTE_MS) * MINUTE_MS;
   }
 
+  /** Loads observation starts and the receipts that still reach into unfinalised minutes. */
   async load(): Promise<void> {
     this.firstSeen = await this.repo.firstReports();
     this.lastFinalised = await this.repo.lastMinute();
+    const since = this.clock.now() - this.thresholdMs - 2 * MINUTE_MS;
+    for (const r of await this.repo.recentReceipts(since))
+      this.receipts.add(r.nodeId, r.receivedAt);
   }
 
   /** Called for every persisted report, current or not. */
-  async recordReceipt(nodeId: number, receivedAt: number): Promise<void> {
+  recordReceipt(nodeId: number, receivedAt: number): void {
     this.receipts.add(nodeId, receivedAt);
-    if (!this.firstSeen.has(nodeId)) {
-      this.firstSeen.set(nodeId, receivedAt);
-      await this.repo.recordFirstReport(nodeId, receivedAt);
-    }
+    if (!this.firstSeen.has(nodeId)) this.firstSeen.set(nodeId, receivedAt);
   }
 
   forgetNode(nodeId: number): void {

@@ -29,9 +29,10 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
     }
   });
   const lastMinute = db.prepare('SELECT max(minute) AS m FROM uptime_minute');
-  const firstReports = db.prepare('SELECT node_id, first_received_at FROM node_first_report');
-  const recordFirst = db.prepare(
-    'INSERT INTO node_first_report (node_id, first_received_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  const firstReports = db.prepare('SELECT node_id, first_received_at FROM node_current');
+  const recent = db.prepare(
+    `SELECT r.node_id, r.received_at FROM node_current c
+     JOIN metrics_raw r ON r.node_id = c.node_id AND r.received_at >= ? ORDER BY r.node_id, r.received_at`,
   );
   const nodes = db.prepare(
     'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL ORDER BY id',
@@ -79,8 +80,9 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
       const rows = firstReports.all() as Array<{ node_id: number; first_received_at: number }>;
       return new Map(rows.map((r) => [r.node_id, r.first_received_at]));
     },
-    async recordFirstReport(nodeId, receivedAt) {
-      recordFirst.run(nodeId, receivedAt);
+    async recentReceipts(since) {
+      const rows = recent.all(since) as Array<{ node_id: number; received_at: number }>;
+      return rows.map((r) => ({ nodeId: r.node_id, receivedAt: r.received_at }));
     },
     async nodes() {
       return (nodes.all() as NodeRow[]).map(toNode);

@@ -27,7 +27,7 @@ async function simulate(
 ) {
   const { clock, uptime } = ctx;
   while (clock.now() < until) {
-    if (online(clock.now())) await uptime.recordReceipt(nodeId, clock.now());
+    if (online(clock.now())) uptime.recordReceipt(nodeId, clock.now());
     clock.advance(every);
     if (clock.now() % 60_000 < every) await uptime.finalise();
   }
@@ -59,7 +59,7 @@ describe('uptime service', () => {
     const start = Date.UTC(2026, 10, 20, 10, 0, 30);
     const ctx = setup('UTC', start);
     const id = insertNode(store);
-    await ctx.uptime.recordReceipt(id, start - 20_000);
+    ctx.uptime.recordReceipt(id, start - 20_000);
     ctx.clock.set(Date.UTC(2026, 10, 20, 10, 2, 5));
     expect(await ctx.uptime.finalise()).toBe(0);
     ctx.clock.set(Date.UTC(2026, 10, 20, 10, 2, 6));

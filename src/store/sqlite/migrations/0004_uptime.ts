@@ -27,8 +27,4 @@ export const up = [
     observed_ms INTEGER NOT NULL,
     PRIMARY KEY (node_id, day)
   ) STRICT, WITHOUT ROWID`,
-  `CREATE TABLE node_first_report (
-    node_id INTEGER PRIMARY KEY,
-    first_received_at INTEGER NOT NULL
-  ) STRICT`,
 ];

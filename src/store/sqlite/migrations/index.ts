@@ -1,4 +1,5 @@
 import * as m0001 from './0001_init.js';
+import * as m0002 from './0002_metrics.js';
 import * as m0004 from './0004_uptime.js';
 
 /**
@@ -7,5 +8,6 @@ import * as m0004 from './0004_uptime.js';
  */
 export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
   { id: '0001_init', up: m0001.up },
+  { id: '0002_metrics', up: m0002.up },
   { id: '0004_uptime', up: m0004.up },
 ];

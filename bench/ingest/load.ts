@@ -1,0 +1,144 @@
+/**
+ * Load generator (child process). Simulated nodes post realistic reports over loopback:
+ * - open: a fixed rate regardless of answers; latency counts from the scheduled send time, so
+ *   queueing shows up instead of being hidden (no coordinated omission);
+ * - closed: `connections` clients each send the next report as soon as the last is answered
+ *   (saturation);
+ * - once: every node sends one report (warm-up), as fast as the server takes them.
+ */
+import { agentReport } from '../../test/support/agent-payloads.js';
+import { Connection, requestHead } from './http-client.js';
+
+export interface LoadCommand {
+  port: number;
+  path: string;
+  secrets: string[];
+  mode: 'open' | 'closed' | 'once';
+  rate?: number;
+  seconds?: number;
+  connections: number;
+}
+
+export interface LoadResult {
+  sent: number;
+  ok: number;
+  errors: Record<string, number>;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const VARIANTS = 32;
+const bodies = Array.from({ length: VARIANTS }, (_, seq) =>
+  Buffer.from(JSON.stringify(agentReport({ seq }))),
+);
+
+async function run(cmd: LoadCommand): Promise<LoadResult> {
+  const heads = cmd.secrets.map((s) => bodies.map((b) => requestHead(cmd.path, s, b.length)));
+  const conns = await Promise.all(
+    Array.from({ length: cmd.connections }, () => Connection.open(cmd.port)),
+  );
+  const latencies: number[] = [];
+  const errors: Record<string, number> = {};
+  let sent = 0;
+  let ok = 0;
+  let next = 0;
+  const pick = () => {
+    const i = next++;
+    const node = i % cmd.secrets.length;
+    const variant = Math.floor(i / cmd.secrets.length) % VARIANTS;
+    return { head: heads[node]![variant]!, body: bodies[variant]! };
+  };
+  const record = (status: number, scheduled: number) => {
+    latencies.push(performance.now() - scheduled);
+    if (status === 200) ok++;
+    else errors[status] = (errors[status] ?? 0) + 1;
+  };
+  const fail = (err: Error) => {
+    errors[err.message] = (errors[err.message] ?? 0) + 1;
+  };
+  const start = performance.now();
+
+  if (cmd.mode === 'closed' || cmd.mode === 'once') {
+    const total = cmd.mode === 'once' ? cmd.secrets.length : Infinity;
+    const until = start + (cmd.seconds ?? 0) * 1000;
+    await Promise.all(
+      conns.map(async (c) => {
+        while (sent < total && (cmd.mode === 'once' || performance.now() < until)) {
+          const { head, body } = pick();
+          sent++;
+          const t0 = performance.now();
+          try {
+            record(await c.send(head, body), t0);
+          } catch (err) {
+            fail(err as Error);
+            return;
+          }
+        }
+      }),
+    );
+  } else {
+    const rate = cmd.rate ?? 1000;
+    const total = Math.round(rate * (cmd.seconds ?? 10));
+    const queue: number[] = [];
+    const free = [...conns];
+    let inFlight = 0;
+    const dispatch = () => {
+      while (queue.length > 0 && free.length > 0) {
+        const scheduled = queue.shift()!;
+        const c = free.pop()!;
+        const { head, body } = pick();
+        inFlight++;
+        c.send(head, body).then(
+          (status) => {
+            record(status, scheduled);
+            inFlight--;
+            free.push(c);
+            dispatch();
+          },
+          (err: Error) => {
+            fail(err);
+            inFlight--;
+          },
+        );
+      }
+    };
+    await new Promise<void>((resolve) => {
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+        while (sent < due) {
+          queue.push(start + (sent * 1000) / rate);
+          sent++;
+        }
+        dispatch();
+        if (sent >= total && queue.length === 0 && inFlight === 0) resolve();
+        else setTimeout(tick, 1);
+      };
+      tick();
+    });
+  }
+  const seconds = (performance.now() - start) / 1000;
+  for (const c of conns) c.close();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    sent,
+    ok,
+    errors,
+    seconds,
+    perSecond: ok / seconds,
+    p50: q(0.5),
+    p99: q(0.99),
+    max: latencies.at(-1) ?? 0,
+  };
+}
+
+process.on('message', (cmd: LoadCommand) => {
+  run(cmd).then(
+    (result) => process.send?.(result),
+    (err: unknown) => process.send?.({ error: String(err) }),
+  );
+});

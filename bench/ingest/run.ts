@@ -1,0 +1,229 @@
+/**
+ * Ingest benchmark: simulated nodes post realistic reports to a running Dash over loopback.
+ * In the same run, a bare node:http server that only reads and JSON.parses the same bodies is
+ * measured as the baseline. Prints reports/s, p50/p99 latency, the ratio to the baseline,
+ * server RSS and stored bytes per report.
+ *
+ *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 64]
+ */
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import type { LoadCommand, LoadResult } from './load.js';
+import { seedNodes } from '../../test/support/seed-home.js';
+
+const { values: args } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '10000' },
+    rate: { type: 'string', default: '3000' },
+    open: { type: 'string', default: '15' },
+    sat: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '64' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const NODES = Number(args.nodes);
+const RATE = Number(args.rate);
+const OPEN_SECONDS = Number(args.open);
+const SAT_SECONDS = Number(args.sat);
+const CONNECTIONS = Number(args.connections);
+const root = new URL('../../', import.meta.url).pathname;
+const TSX = ['--import', 'tsx'];
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Runs a load phase in the generator process while sampling the server's RSS. */
+async function load(
+  gen: ChildProcess,
+  serverPid: number,
+  cmd: LoadCommand,
+): Promise<LoadResult & { rssMaxMb: number }> {
+  let rssMaxMb = rssMb(serverPid);
+  const sampler = setInterval(() => (rssMaxMb = Math.max(rssMaxMb, rssMb(serverPid))), 200);
+  try {
+    const result = await new Promise<LoadResult>((resolve, reject) => {
+      gen.once('message', (m: LoadResult | { error: string }) =>
+        'error' in m ? reject(new Error(m.error)) : resolve(m),
+      );
+      gen.send(cmd);
+    });
+    return { ...result, rssMaxMb: Math.max(rssMaxMb, rssMb(serverPid)) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function waitForHttp(port: number, path: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server on ${port} did not start`);
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function storedBytes(dbPath: string): { total: number; tables: Record<string, number> } {
+  const db = new BetterSqlite3(dbPath, { readonly: true });
+  try {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    const free = db.pragma('freelist_count', { simple: true }) as number;
+    return { total: (pages - free) * pageSize, tables: {} };
+  } finally {
+    db.close();
+  }
+}
+
+function tableBytes(dbPath: string): Record<string, number> {
+  const db = new BetterSqlite3(dbPath, { readonly: true });
+  try {
+    const rows = db
+      .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
+      .all() as Array<{ name: string; bytes: number }>;
+    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
+  } finally {
+    db.close();
+  }
+}
+
+const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+function line(label: string, r: LoadResult & { rssMaxMb?: number }): string {
+  const errs = Object.entries(r.errors);
+  return (
+    `${label.padEnd(30)} ${fmt(r.perSecond).padStart(7)} reports/s  p50 ${fmt(r.p50, 2).padStart(7)} ms` +
+    `  p99 ${fmt(r.p99, 2).padStart(7)} ms  max ${fmt(r.max, 1).padStart(7)} ms  ok ${fmt(r.ok)}/${fmt(r.sent)}` +
+    (errs.length ? `  errors ${errs.map(([k, v]) => `${k}×${v}`).join(' ')}` : '  errors 0') +
+    (r.rssMaxMb !== undefined ? `  RSS max ${fmt(r.rssMaxMb)} MB` : '')
+  );
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'dash-bench-'));
+  const dbPath = join(home, 'dash.db');
+  const started = performance.now();
+  console.log(
+    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections`,
+  );
+  // Measure what ships: the compiled build, not the TypeScript sources through a loader.
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('build failed');
+  const secrets = await seedNodes(home, NODES);
+  const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
+  const children: ChildProcess[] = [gen];
+  try {
+    // Baseline: bare node:http + JSON.parse, same bodies, same client, same machine.
+    const base = fork(join(root, 'bench/ingest/baseline-server.ts'), ['0'], { execArgv: TSX });
+    children.push(base);
+    const basePort = await new Promise<number>((resolve) =>
+      base.once('message', (m: { port: number }) => resolve(m.port)),
+    );
+    const baseSat = await load(gen, base.pid!, {
+      port: basePort,
+      path: '/api/node/metrics',
+      secrets,
+      mode: 'closed',
+      seconds: SAT_SECONDS,
+      connections: CONNECTIONS,
+    });
+    base.kill();
+
+    const port = await freePort();
+    const dash = spawn(process.execPath, [join(root, 'dist/main.js'), 'serve'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DASH_HOME: home,
+        DASH_LISTEN: `127.0.0.1:${port}`,
+        DASH_LOG_LEVEL: 'warn',
+        DASH_ADMIN_PASSWORD: 'bench-password-1',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(dash);
+    await waitForHttp(port, '/api/version');
+    const pid = dash.pid!;
+    const common = { port, path: '/api/node/metrics', secrets, connections: CONNECTIONS };
+
+    const warm = await load(gen, pid, { ...common, mode: 'once' });
+    const before = storedBytes(dbPath);
+    const open = await load(gen, pid, {
+      ...common,
+      mode: 'open',
+      rate: RATE,
+      seconds: OPEN_SECONDS,
+      connections: 256,
+    });
+    const afterOpen = storedBytes(dbPath);
+    const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
+    const rows = (
+      new BetterSqlite3(dbPath, { readonly: true })
+        .prepare('SELECT count(*) AS n FROM metrics_raw')
+        .get() as { n: number }
+    ).n;
+    const total = storedBytes(dbPath).total;
+    const tables = tableBytes(dbPath);
+
+    const perReport = (afterOpen.total - before.total) / Math.max(1, open.ok);
+    console.log('');
+    console.log(line('baseline (node:http+JSON.parse)', baseSat));
+    console.log(line('dash warm-up (1 report/node)', warm));
+    console.log(line(`dash open loop ${RATE}/s`, open));
+    console.log(line('dash saturation', sat));
+    console.log('');
+    console.log(
+      `saturation ratio dash / baseline: ${fmt(sat.perSecond / baseSat.perSecond, 2)}  (target ≥ 0.5)`,
+    );
+    console.log(
+      `open loop ${RATE}/s: p99 ${fmt(open.p99, 2)} ms (target < 20), errors ${open.sent - open.ok} (target 0)`,
+    );
+    console.log(
+      `server RSS with ${NODES} nodes reporting: max ${fmt(Math.max(open.rssMaxMb, sat.rssMaxMb))} MB (target < 250)`,
+    );
+    console.log(
+      `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
+    );
+    console.log(
+      `stored bytes per report (whole database / raw rows): ${fmt(total / rows, 1)} over ${fmt(rows)} reports`,
+    );
+    console.log(
+      `  by table: ${Object.entries(tables)
+        .map(([k, v]) => `${k} ${fmt(v / rows, 1)}`)
+        .join(', ')}`,
+    );
+    console.log(`benchmark took ${fmt((performance.now() - started) / 1000, 1)} s`);
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+    if (!args.keep) rmSync(home, { recursive: true, force: true });
+    else console.log(`kept ${home}`);
+  }
+}
+
+await main();

@@ -1,0 +1,261 @@
+import type { NodeView } from '../../protocol/front-view.js';
+import type { CurrentRow, FrontRepo } from '../../store/ports.js';
+import type { NodeEvent } from '../nodes/node-events.js';
+import { nodeMetaFromRow, type NodeMeta } from './node-meta.js';
+import { renderBody, renderNodePart, serializeBody } from './render.js';
+import type { RuntimeView } from './runtime-view.js';
+
+/** SMART / thermal / pressure JSON of one report, cached apart from the snapshot. */
+export interface SidePayloads {
+  smartJson: string | null;
+  thermalJson: string | null;
+  pressureJson: string | null;
+}
+
+interface Side {
+  receivedAt: number;
+  json: string;
+}
+
+interface Entry {
+  meta: NodeMeta;
+  nodeJson: string;
+  current?: { receivedAt: number; head: string; tail: string };
+  smart?: Side;
+  thermal?: Side;
+  pressure?: Side;
+  /** Assembled view JSON, dropped whenever a part changes. */
+  json?: string;
+}
+
+/** One node of the front list. */
+export interface FrontItem {
+  nodeId: number;
+  guestVisible: boolean;
+}
+
+export interface FrontStateOptions {
+  repo: FrontRepo;
+  /** ceil(node offline threshold in seconds): the view's observation.stale_after_sec. */
+  staleAfterSec: number;
+  warn: (msg: string, ctx: Record<string, unknown>) => void;
+}
+
+const attach = (side: Side | undefined, receivedAt: number) =>
+  side !== undefined && side.receivedAt === receivedAt ? side.json : undefined;
+
+/**
+ * Hot state for GET /api/front/metrics: every live node's front view kept as pre-serialised
+ * JSON, updated on each report that becomes current and on node record changes. SMART,
+ * thermal and pressure are held apart and spliced back only when their received_at matches
+ * the snapshot's (spec §2.3). Loaded from the store at start.
+ */
+export class FrontState {
+  private readonly entries = new Map<number, Entry>();
+  private readonly loading = new Map<number, Promise<NodeMeta | undefined>>();
+  private sorted: FrontItem[] | undefined;
+  private listeners: Array<() => void> = [];
+  private rev = 0;
+
+  constructor(private readonly opts: FrontStateOptions) {}
+
+  /** Increases on every change of any view or of the list. */
+  get version(): number {
+    return this.rev;
+  }
+
+  /** Called after every change; keep listeners cheap (they run on the ingest path). */
+  onChange(listener: () => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  async load(): Promise<void> {
+    const [rows, currents] = await Promise.all([
+      this.opts.repo.liveNodes(),
+      this.opts.repo.currentRows(),
+    ]);
+    this.entries.clear();
+    for (const row of rows) this.putMeta(nodeMetaFromRow(row, this.warner(row.id)));
+    for (const c of currents) this.restore(c);
+    this.changed(true);
+  }
+
+  meta(nodeId: number): NodeMeta | undefined {
+    return this.entries.get(nodeId)?.meta;
+  }
+
+  /** Node meta, read from the store the first time a node is seen (e.g. created after start). */
+  ensureNode(nodeId: number): NodeMeta | Promise<NodeMeta | undefined> {
+    const found = this.entries.get(nodeId);
+    if (found) return found.meta;
+    let p = this.loading.get(nodeId);
+    if (!p) {
+      p = this.loadNode(nodeId).finally(() => this.loading.delete(nodeId));
+      this.loading.set(nodeId, p);
+    }
+    return p;
+  }
+
+  /**
+   * Installs the view of a report that just became current. An older report (by receive time)
+   * never replaces a newer one; an unknown (deleted) node is ignored.
+   */
+  apply(nodeId: number, runtime: RuntimeView, side: SidePayloads): boolean {
+    const e = this.entries.get(nodeId);
+    const at = runtime.receivedAt;
+    if (!e || (e.current && e.current.receivedAt > at)) return false;
+    const firstTime = !e.current;
+    e.current = {
+      receivedAt: at,
+      ...serializeBody(renderBody(e.meta, runtime, this.opts.staleAfterSec)),
+    };
+    e.smart = side.smartJson === null ? undefined : { receivedAt: at, json: side.smartJson };
+    e.thermal = side.thermalJson === null ? undefined : { receivedAt: at, json: side.thermalJson };
+    e.pressure =
+      side.pressureJson === null ? undefined : { receivedAt: at, json: side.pressureJson };
+    e.json = undefined;
+    this.changed(firstTime);
+    return true;
+  }
+
+  /** Re-reads a node's record and static facts (after a static report) and re-renders it. */
+  async refreshNode(nodeId: number): Promise<void> {
+    const meta = await this.loadNode(nodeId, true);
+    const e = this.entries.get(nodeId);
+    if (!meta || !e?.current) return;
+    const [row] = await this.opts.repo.currentRows([nodeId]);
+    // A newer report applied meanwhile was already rendered with the new meta.
+    if (row && row.receivedAt === e.current.receivedAt) this.restore(row);
+  }
+
+  /** Follows node record changes made by the admin API. */
+  async onNodeEvent(event: NodeEvent): Promise<void> {
+    switch (event.type) {
+      case 'deleted':
+        if (this.entries.delete(event.nodeId)) this.changed(true);
+        return;
+      case 'created':
+      case 'updated':
+        await this.loadNode(event.nodeId, true);
+        return;
+      case 'reordered': {
+        const rows = await this.opts.repo.liveNodes();
+        for (const row of rows) this.putMeta(nodeMetaFromRow(row, this.warner(row.id)));
+        this.changed(true);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Nodes with a current projection, in front-list order: display order descending, then
+   * title, then id. Their JSON comes from json(nodeId).
+   */
+  list(): readonly FrontItem[] {
+    if (!this.sorted) {
+      const items: Array<FrontItem & { order: number; title: string }> = [];
+      for (const [nodeId, e] of this.entries) {
+        if (!e.current) continue;
+        items.push({
+          nodeId,
+          guestVisible: e.meta.guestVisible,
+          order: e.meta.displayOrder,
+          title: e.meta.name,
+        });
+      }
+      items.sort(
+        (a, b) =>
+          b.order - a.order ||
+          (a.title < b.title ? -1 : a.title > b.title ? 1 : 0) ||
+          a.nodeId - b.nodeId,
+      );
+      this.sorted = items.map(({ nodeId, guestVisible }) => ({ nodeId, guestVisible }));
+    }
+    return this.sorted;
+  }
+
+  /** Receive time of the node's current projection. */
+  receivedAt(nodeId: number): number | undefined {
+    return this.entries.get(nodeId)?.current?.receivedAt;
+  }
+
+  /** The node's front view JSON, or undefined when it has no current projection. */
+  json(nodeId: number): string | undefined {
+    const e = this.entries.get(nodeId);
+    if (!e?.current) return undefined;
+    if (e.json === undefined) {
+      const at = e.current.receivedAt;
+      const smart = attach(e.smart, at);
+      const thermal = attach(e.thermal, at);
+      const pressure = attach(e.pressure, at);
+      e.json =
+        `{"node":${e.nodeJson},${e.current.head}${smart ? `,"smart":${smart}` : ''}` +
+        `${e.current.tail}${thermal ? `,"thermal":${thermal}` : ''}` +
+        `${pressure ? `,"pressure":${pressure}` : ''}}`;
+    }
+    return e.json;
+  }
+
+  view(nodeId: number): NodeView | undefined {
+    const json = this.json(nodeId);
+    return json === undefined ? undefined : (JSON.parse(json) as NodeView);
+  }
+
+  private warner(nodeId: number) {
+    return (msg: string) => this.opts.warn(msg, { nodeId });
+  }
+
+  private async loadNode(nodeId: number, force = false): Promise<NodeMeta | undefined> {
+    const [row] = await this.opts.repo.liveNodes([nodeId]);
+    if (!row) {
+      if (this.entries.delete(nodeId)) this.changed(true);
+      return undefined;
+    }
+    const known = this.entries.has(nodeId);
+    if (known && !force) return this.entries.get(nodeId)?.meta;
+    const meta = nodeMetaFromRow(row, this.warner(nodeId));
+    this.putMeta(meta);
+    if (!known) {
+      const [current] = await this.opts.repo.currentRows([nodeId]);
+      if (current) this.restore(current);
+    }
+    this.changed(true);
+    return meta;
+  }
+
+  private putMeta(meta: NodeMeta): void {
+    const e = this.entries.get(meta.id);
+    const nodeJson = JSON.stringify(renderNodePart(meta));
+    if (e) {
+      e.meta = meta;
+      e.nodeJson = nodeJson;
+      e.json = undefined;
+    } else {
+      this.entries.set(meta.id, { meta, nodeJson });
+    }
+  }
+
+  private restore(c: CurrentRow): void {
+    const e = this.entries.get(c.nodeId);
+    if (!e || (e.current && e.current.receivedAt > c.receivedAt)) return;
+    let runtime: RuntimeView;
+    try {
+      runtime = JSON.parse(c.runtimeJson) as RuntimeView;
+    } catch {
+      this.opts.warn('stored current projection is unreadable; waiting for the next report', {
+        nodeId: c.nodeId,
+      });
+      return;
+    }
+    this.apply(c.nodeId, runtime, c);
+  }
+
+  private changed(listChanged: boolean): void {
+    if (listChanged) this.sorted = undefined;
+    this.rev++;
+    for (const l of this.listeners) l();
+  }
+}

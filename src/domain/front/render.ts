@@ -1,0 +1,105 @@
+import type { NodeView } from '../../protocol/front-view.js';
+import { formatRfc3339Seconds } from '../../platform/rfc3339.js';
+import type { NodeMeta } from './node-meta.js';
+import type { RuntimeView } from './runtime-view.js';
+
+/** Front view rendering (reference §4.1) from node meta and the latest runtime view. */
+
+export function osFamily(os: string): string {
+  const v = os.toLowerCase();
+  if (v.includes('windows')) return 'windows';
+  if (v.includes('linux')) return 'linux';
+  if (v.includes('darwin') || v.includes('mac')) return 'darwin';
+  return 'unknown';
+}
+
+export function renderNodePart(meta: NodeMeta): NodeView['node'] {
+  const node: NodeView['node'] = { id: String(meta.id), title: meta.name };
+  if (meta.displayOrder !== 0) node.order = meta.displayOrder;
+  const search: string[] = [];
+  for (const s of [meta.name, meta.os, meta.platform, meta.arch, ...meta.tags]) {
+    const v = s.trim();
+    if (v !== '' && !search.includes(v)) search.push(v);
+  }
+  if (search.length > 0) node.search_text = search;
+  if (meta.tags.length > 0) node.tags = meta.tags;
+  return node;
+}
+
+export type RenderedBody = Omit<NodeView, 'node' | 'thermal' | 'pressure'>;
+
+export function renderBody(meta: NodeMeta, rt: RuntimeView, staleAfterSec: number): RenderedBody {
+  const st = meta.static;
+  const cpu: NodeView['cpu'] = {
+    usage_ratio: rt.cpu.usage,
+    load: { l1: rt.cpu.l1, l5: rt.cpu.l5, l15: rt.cpu.l15 },
+    sockets: st.cpu.sockets ?? 1,
+  };
+  if (st.cpu.modelName) cpu.model_name = st.cpu.modelName;
+  if (st.cpu.coresPhysical) cpu.cores_physical = st.cpu.coresPhysical;
+  if (st.cpu.coresLogical) cpu.cores_logical = st.cpu.coresLogical;
+  const system: NodeView['system'] = {
+    os_family: osFamily(meta.os),
+    platform: meta.platform,
+    platform_version: meta.platformVersion,
+    kernel_version: meta.kernelVersion,
+    uptime_text: rt.uptimeText,
+  };
+  if (meta.arch) system.arch = meta.arch;
+  const root = st.root;
+  const disk: NodeView['disk'] = {
+    mounts: rt.mounts.map((m) => ({
+      mountpoint: m.label,
+      fs_type: m.fsType ?? (root && root.path === m.label ? (root.fsType ?? '') : ''),
+      total_bytes: m.total,
+      used_bytes: m.used,
+      used_ratio: m.ratio,
+    })),
+    io: rt.io,
+  };
+  if (rt.temperatureDevices) disk.temperature_devices = rt.temperatureDevices;
+  const body: RenderedBody = {
+    observation: {
+      received_at: formatRfc3339Seconds(rt.receivedAt),
+      observed_at: formatRfc3339Seconds(rt.observedAt),
+      sent_at: rt.sentAt,
+      stale_after_sec: staleAfterSec,
+    },
+    system,
+    cpu,
+    memory: {
+      total_bytes: rt.memory.total || (st.memory.total ?? 0),
+      used_bytes: rt.memory.used,
+      available_bytes: rt.memory.available,
+      buffers_bytes: rt.memory.buffers,
+      cached_bytes: rt.memory.cached,
+      used_ratio: rt.memory.usedRatio,
+      swap_total_bytes: rt.memory.swapTotal || (st.memory.swapTotal ?? 0),
+      swap_used_bytes: rt.memory.swapUsed,
+    },
+    disk,
+    network: rt.network,
+    processes: { count: rt.processes },
+    connections: { tcp: rt.tcp, udp: rt.udp },
+  };
+  if (rt.raid) body.raid = rt.raid;
+  return body;
+}
+
+/**
+ * The body as two JSON fragments around the `disk.smart` slot, so the side caches can be
+ * spliced in without serialising the whole view again.
+ */
+export function serializeBody(b: RenderedBody): { head: string; tail: string } {
+  const j = JSON.stringify;
+  const temps = b.disk.temperature_devices
+    ? `,"temperature_devices":${j(b.disk.temperature_devices)}`
+    : '';
+  const head =
+    `"observation":${j(b.observation)},"system":${j(b.system)},"cpu":${j(b.cpu)},` +
+    `"memory":${j(b.memory)},"disk":{"mounts":${j(b.disk.mounts)},"io":${j(b.disk.io)}${temps}`;
+  const tail =
+    `},"network":${j(b.network)},"processes":${j(b.processes)},` +
+    `"connections":${j(b.connections)}${b.raid ? `,"raid":${j(b.raid)}` : ''}`;
+  return { head, tail };
+}

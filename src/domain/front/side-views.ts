@@ -1,0 +1,115 @@
+import type {
+  PressureStatsView,
+  PressureView,
+  SmartDeviceView,
+  SmartView,
+  ThermalView,
+} from '../../protocol/front-view.js';
+import type {
+  ReportPressure,
+  ReportPressureStats,
+  ReportSmart,
+  ReportThermal,
+} from '../../protocol/node-report.js';
+import { formatRfc3339Seconds, parseRfc3339 } from '../../platform/rfc3339.js';
+import { validTemp } from '../ingest/physical-disk.js';
+
+/**
+ * SMART, thermal and pressure as the front view shows them. They are cached apart from the
+ * node snapshot and re-attached only for the same received_at (spec §2.3).
+ */
+
+const utc = (t: string | null | undefined) => {
+  const ms = t ? parseRfc3339(t) : undefined;
+  return ms === undefined ? undefined : formatRfc3339Seconds(ms);
+};
+
+const TEXT_FIELDS = [
+  'ref',
+  'device_path',
+  'device_type',
+  'protocol',
+  'model',
+  'serial',
+  'wwn',
+] as const;
+const NUMBER_FIELDS = [
+  'exit_status',
+  'power_on_hours',
+  'lifetime_used_percent',
+  'critical_warning',
+  'media_errors',
+] as const;
+
+export function smartView(s: ReportSmart | null | undefined): SmartView | undefined {
+  if (!s) return undefined;
+  const devices: SmartDeviceView[] = (s.devices ?? []).map((d) => {
+    const v: SmartDeviceView = {
+      name: d.name ?? '',
+      source: d.source ?? '',
+      status: d.status ?? '',
+    };
+    for (const k of TEXT_FIELDS) if (d[k]) v[k] = d[k];
+    for (const k of NUMBER_FIELDS) {
+      const x = d[k];
+      if (typeof x === 'number') v[k] = x;
+    }
+    if (typeof d.health === 'string') v.health = d.health;
+    if (validTemp(d.temp_c)) v.temp_c = d.temp_c;
+    if (d.failing_attrs) {
+      v.failing_attrs = d.failing_attrs.map((a) => ({
+        ...(a.id ? { id: a.id } : {}),
+        name: a.name ?? '',
+        when_failed: a.when_failed ?? '',
+      }));
+    }
+    return v;
+  });
+  const view: SmartView = { status: s.status ?? '', devices };
+  const updated = utc(s.updated_at);
+  if (updated) view.updated_at = updated;
+  if (s.ttl_seconds) view.ttl_seconds = s.ttl_seconds;
+  return view;
+}
+
+export function thermalView(t: ReportThermal | null | undefined): ThermalView | undefined {
+  if (!t) return undefined;
+  const sensors: ThermalView['sensors'] = [];
+  for (const s of t.sensors ?? []) {
+    if (!validTemp(s.temp_c)) continue;
+    sensors.push({
+      kind: s.kind ?? '',
+      name: s.name ?? '',
+      sensor_key: s.sensor_key ?? '',
+      source: s.source ?? '',
+      status: s.status ?? '',
+      temp_c: s.temp_c,
+      ...(validTemp(s.high_c) ? { high_c: s.high_c } : {}),
+      ...(validTemp(s.critical_c) ? { critical_c: s.critical_c } : {}),
+    });
+  }
+  const view: ThermalView = { status: t.status ?? '', sensors };
+  const updated = utc(t.updated_at);
+  if (updated) view.updated_at = updated;
+  return view;
+}
+
+function stats(s: ReportPressureStats | null | undefined): PressureStatsView | undefined {
+  if (!s) return undefined;
+  return { avg10: s.avg10 ?? 0, avg60: s.avg60 ?? 0, avg300: s.avg300 ?? 0, total: s.total ?? 0 };
+}
+
+/** A resource with neither `some` nor `full` is dropped; nothing left means no pressure. */
+export function pressureView(p: ReportPressure | null | undefined): PressureView | undefined {
+  if (!p) return undefined;
+  const view: PressureView = {};
+  let any = false;
+  for (const res of ['cpu', 'memory', 'io'] as const) {
+    const some = stats(p[res]?.some);
+    const full = stats(p[res]?.full);
+    if (!some && !full) continue;
+    view[res] = { ...(some ? { some } : {}), ...(full ? { full } : {}) };
+    any = true;
+  }
+  return any ? view : undefined;
+}

@@ -1,0 +1,99 @@
+import { AppError } from '../../errors/app-error.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import type { FrontState } from '../front/front-state.js';
+import type { UpdateManifest, UpdateOffers } from '../nodes/update-offers.js';
+import type { ReportProcessor } from './ingest-core.js';
+import type { ReportEvents } from './report-events.js';
+import { validateMetricsReport, type ValidatedReport } from './validate-metrics.js';
+
+/** Spec §4.4 rule 2: a report must be persisted within 5 s of receipt, or not at all. */
+export const METRICS_PERSIST_BUDGET_MS = 5000;
+
+export interface MetricsIngestDeps {
+  clock: Clock;
+  log: Logger;
+  processor: ReportProcessor;
+  front: FrontState;
+  events: ReportEvents;
+  offers: UpdateOffers;
+  /** Told of every stored report, current or not (uptime counts them all). */
+  receipts: { recordReceipt(nodeId: number, receivedAt: number): void };
+}
+
+export interface IncomingReport {
+  nodeId: number;
+  /** When the request arrived; the persistence budget and the projection order start here. */
+  receivedAt: number;
+  /** The raw body: it is decoded next to the writer, off the HTTP thread. */
+  body: Uint8Array | undefined;
+  ip: string | null;
+}
+
+/**
+ * POST /api/node/metrics: hands the report to the processor (decode, validate, store durably),
+ * then, when it became the node's current projection by receive order, refreshes the front
+ * view and tells subscribers; finally answers any pending update manifest.
+ */
+export class MetricsIngest {
+  constructor(private readonly d: MetricsIngestDeps) {}
+
+  async accept(r: IncomingReport): Promise<{ update: UpdateManifest | null }> {
+    const deadline = r.receivedAt + METRICS_PERSIST_BUDGET_MS;
+    if (this.d.clock.now() > deadline) throw expired();
+    let meta;
+    try {
+      meta = await this.d.front.ensureNode(r.nodeId);
+    } catch (err) {
+      this.d.log.error({ err, nodeId: r.nodeId }, 'node record could not be read');
+      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+    }
+    if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
+    const res = await this.d.processor
+      .process({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body: r.body, ip: r.ip })
+      .catch((err: unknown) => {
+        this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
+        throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+      });
+    if (!res.ok) {
+      if (res.detail) this.d.log.error({ nodeId: r.nodeId, detail: res.detail }, res.message);
+      throw new AppError(res.code, res.message);
+    }
+    this.d.receipts.recordReceipt(r.nodeId, r.receivedAt);
+    if (res.outcome === 'current' && this.d.front.apply(r.nodeId, res.runtime, res.side)) {
+      const front = this.d.front;
+      let report: ValidatedReport | undefined;
+      const body = r.body;
+      this.d.events.emitAccepted(
+        {
+          nodeId: r.nodeId,
+          receivedAt: r.receivedAt,
+          // Parsed again only if a listener asks; the body was fully checked already.
+          report: () =>
+            (report ??= validateMetricsReport(
+              JSON.parse(Buffer.from(body ?? []).toString('utf8')) as never,
+            )),
+          view: () => front.view(r.nodeId),
+        },
+        (err) => this.d.log.error({ err, nodeId: r.nodeId }, 'accepted-report listener failed'),
+      );
+    }
+    return { update: await this.manifest(r.nodeId, res.version) };
+  }
+
+  private async manifest(nodeId: number, version: string): Promise<UpdateManifest | null> {
+    try {
+      return await this.d.offers.manifestFor(nodeId, version);
+    } catch (err) {
+      this.d.log.error({ err, nodeId }, 'update manifest could not be resolved');
+      return null;
+    }
+  }
+}
+
+function expired(): AppError {
+  return new AppError(
+    'service_unavailable',
+    'the report could not be stored within 5 seconds of receipt',
+  );
+}

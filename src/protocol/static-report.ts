@@ -1,0 +1,106 @@
+import { Type, type Static } from 'typebox';
+import { int16, int32, int64, nullable, opt } from './wire-types.js';
+
+/**
+ * Static, the body of POST /api/node/static (reference §2.1): stable host facts sent at agent
+ * start. Types and ranges only; value rules live in domain/ingest/validate-static.ts.
+ */
+
+const str = () => opt(Type.String());
+const num = () => opt(Type.Number());
+
+const StaticMountpointSchema = Type.Object({
+  fs_type: str(),
+  inodes_total: opt(int64()),
+  inodes_used: opt(int64()),
+  inodes_free: opt(int64()),
+  inodes_used_ratio: num(),
+});
+
+const StaticLogicalSchema = Type.Object({
+  kind: str(),
+  name: str(),
+  device_path: str(),
+  ref: str(),
+  total: opt(int64()),
+  used: opt(int64()),
+  free: opt(int64()),
+  used_ratio: num(),
+  health: str(),
+  level: str(),
+  mountpoint: str(),
+  fs_type: str(),
+  mountpoints: nullable(Type.Record(Type.String(), StaticMountpointSchema)),
+  devices: nullable(Type.Array(Type.String())),
+});
+
+const StaticFilesystemSchema = Type.Object({
+  path: str(),
+  device: str(),
+  mountpoint: str(),
+  total: opt(int64()),
+  fs_type: str(),
+  inodes_total: opt(int64()),
+});
+
+export const StaticReportSchema = Type.Object({
+  version: str(),
+  timestamp: str(),
+  report_interval_seconds: opt(int32()),
+  cpu: opt(
+    Type.Object({
+      info: opt(
+        Type.Object({
+          model_name: str(),
+          vendor_id: str(),
+          sockets: opt(int16()),
+          cores_physical: opt(int16()),
+          cores_logical: opt(int16()),
+          frequency_mhz: num(),
+        }),
+      ),
+    }),
+  ),
+  memory: opt(Type.Object({ total: opt(int64()), swap_total: nullable(int64()) })),
+  disk: opt(
+    Type.Object({
+      physical: nullable(Type.Array(Type.Object({ name: str(), device_path: str(), ref: str() }))),
+      logical: nullable(Type.Array(StaticLogicalSchema)),
+      filesystems: nullable(Type.Array(StaticFilesystemSchema)),
+      base_io: nullable(
+        Type.Array(
+          Type.Object({ kind: str(), name: str(), device_path: str(), ref: str(), role: str() }),
+        ),
+      ),
+    }),
+  ),
+  system: opt(
+    Type.Object({
+      hostname: str(),
+      os: str(),
+      platform: str(),
+      platform_version: str(),
+      kernel_version: str(),
+      arch: str(),
+    }),
+  ),
+  raid: opt(
+    Type.Object({
+      supported: opt(Type.Boolean()),
+      available: opt(Type.Boolean()),
+      arrays: nullable(
+        Type.Array(
+          Type.Object({
+            name: str(),
+            level: str(),
+            devices: opt(int64()),
+            members: nullable(Type.Array(Type.Object({ name: str() }))),
+          }),
+        ),
+      ),
+    }),
+  ),
+});
+
+export type StaticReport = Static<typeof StaticReportSchema>;
+export type StaticLogical = Static<typeof StaticLogicalSchema>;

@@ -1,0 +1,188 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  DEVICE_METRICS,
+  HOST_METRICS,
+  isDeviceMetric,
+  type HistoryMetric,
+} from '../../domain/history/metric-catalog.js';
+import type { DeviceKind, HistoryPoint, HistoryQuery, HistoryRepo, NicSample } from '../ports.js';
+import { DEVICE_KIND_BY_CODE } from './device-registry.js';
+import { DEVICE_KIND_CODE, decodeDevices } from './metrics-codec.js';
+import {
+  BUCKET_15M,
+  BUCKET_1H,
+  WATERMARK_15M,
+  WATERMARK_1H,
+  watermarks,
+} from './metrics-jobs-state.js';
+import { rawRowsStatement } from './raw-rows.js';
+import { Agg, ROLLUP_NODE_SHIFT, bucketOfRollupId, decodeRollup } from './rollup-codec.js';
+
+/** Picks one series out of a bucket record or a raw row. */
+interface Selector {
+  host?: number;
+  kind?: DeviceKind;
+  index: number;
+  /** Device ids to include; undefined = every device of the kind. */
+  ids?: Set<number>;
+}
+
+/**
+ * History reads (reference §4.5). Raw ranges bucket raw rows; rollup ranges read 15-minute or
+ * 1-hour rows and add the raw tail newer than the last materialised bucket, so the newest
+ * minutes show up before the rollup job has run. Nothing scans raw rows beyond that tail.
+ */
+export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
+  const rows = rawRowsStatement(db);
+  const wm = watermarks(db);
+  const deviceIds = db
+    .prepare(
+      `SELECT id FROM metric_devices WHERE node_id = @node AND kind = @kind
+         AND (name = @device OR ref = @device OR (alt != '' AND alt = @device))`,
+    )
+    .pluck();
+  const rollupRows = {
+    '15m': db
+      .prepare('SELECT id, data FROM metrics_15m WHERE id >= ? AND id < ? ORDER BY id')
+      .raw(),
+    '1h': db.prepare('SELECT id, data FROM metrics_1h WHERE id >= ? AND id < ? ORDER BY id').raw(),
+  };
+  const listDevices = db.prepare(
+    `SELECT name, ref, alt, last_seen_at FROM metric_devices WHERE node_id = ? AND kind = ?
+     ORDER BY last_seen_at DESC, name`,
+  );
+  const ifaceNames = db.prepare(
+    'SELECT id, name FROM metric_devices WHERE node_id = ? AND kind = ?',
+  );
+
+  function selector(q: HistoryQuery): Selector | undefined {
+    const metric = q.metric as HistoryMetric;
+    if (!isDeviceMetric(metric)) {
+      const host = (HOST_METRICS as readonly string[]).indexOf(metric);
+      if (host < 0) throw new Error(`unknown history metric ${q.metric}`);
+      return { host, index: 0 };
+    }
+    const { kind, index } = DEVICE_METRICS[metric];
+    if (q.device === undefined) return { kind, index };
+    const ids = deviceIds.all({
+      node: q.nodeId,
+      kind: DEVICE_KIND_CODE[kind],
+      device: q.device,
+    }) as number[];
+    return ids.length === 0 ? undefined : { kind, index, ids: new Set(ids) };
+  }
+
+  function bucketsFromRaw(
+    q: HistoryQuery,
+    sel: Selector,
+    from: number,
+    out: Map<number, Agg>,
+  ): void {
+    for (const row of rows(q.nodeId, from, q.to)) {
+      const b = Math.floor(row.receivedAt / q.stepMs) * q.stepMs;
+      if (sel.host !== undefined) {
+        const v = row.host[sel.host];
+        if (v !== null && v !== undefined) aggAt(out, b).add(v);
+      } else if (row.devices) {
+        decodeDevices(row.devices, (kind, id, values) => {
+          if (kind !== sel.kind || (sel.ids && !sel.ids.has(id))) return;
+          const v = values[sel.index];
+          if (v !== undefined) aggAt(out, b).add(v);
+        });
+      }
+    }
+  }
+
+  function bucketsFromRollup(q: HistoryQuery, sel: Selector, out: Map<number, Agg>): number {
+    const source = q.source === '1h' ? '1h' : '15m';
+    const bucketMs = source === '1h' ? BUCKET_1H : BUCKET_15M;
+    const done = wm.get(source === '1h' ? WATERMARK_1H : WATERMARK_15M) ?? q.from;
+    const base = q.nodeId * ROLLUP_NODE_SHIFT;
+    const lo = base + Math.floor(q.from / bucketMs);
+    const hi = base + Math.ceil(Math.min(q.to, done) / bucketMs);
+    for (const [id, data] of rollupRows[source].iterate(lo, hi) as IterableIterator<
+      [number, Uint8Array]
+    >) {
+      const start = bucketOfRollupId(id, bucketMs);
+      const rec = decodeRollup(data);
+      const b = Math.floor(start / q.stepMs) * q.stepMs;
+      if (sel.host !== undefined) {
+        const a = rec.host[sel.host];
+        if (a && a.count > 0) aggAt(out, b).merge(a);
+        continue;
+      }
+      for (const d of rec.devices.values()) {
+        if (d.kind !== sel.kind || (sel.ids && !sel.ids.has(d.id))) continue;
+        const a = d.aggs[sel.index];
+        if (a && a.count > 0) aggAt(out, b).merge(a);
+      }
+    }
+    return Math.max(q.from, Math.min(q.to, done));
+  }
+
+  return {
+    async points(q) {
+      if (!(q.stepMs > 0) || q.to <= q.from) return [];
+      const sel = selector(q);
+      if (!sel) return [];
+      const out = new Map<number, Agg>();
+      const tailFrom = q.source === 'raw' ? q.from : bucketsFromRollup(q, sel, out);
+      if (tailFrom < q.to) bucketsFromRaw(q, sel, tailFrom, out);
+      const points: HistoryPoint[] = [];
+      for (const [ts, a] of out) if (a.count > 0) points.push({ ts, value: a.value(q.agg) });
+      return points.sort((x, y) => x.ts - y.ts);
+    },
+
+    async nicSamples(nodeId, from, to) {
+      const names = new Map<number, string>();
+      for (const r of ifaceNames.all(nodeId, DEVICE_KIND_CODE.iface) as Array<{
+        id: number;
+        name: string;
+      }>) {
+        names.set(r.id, r.name);
+      }
+      const out: NicSample[] = [];
+      for (const row of rows(nodeId, from, to)) {
+        if (!row.devices) continue;
+        decodeDevices(row.devices, (kind, id, v) => {
+          if (kind !== 'iface') return;
+          out.push({
+            receivedAt: row.receivedAt,
+            iface: names.get(id) ?? `#${id}`,
+            bytesRecv: v[0] ?? 0,
+            bytesSent: v[1] ?? 0,
+            recvBps: v[2] ?? 0,
+            sentBps: v[3] ?? 0,
+          });
+        });
+      }
+      return out;
+    },
+
+    async devices(nodeId, kind) {
+      const list = listDevices.all(nodeId, DEVICE_KIND_CODE[kind]) as Array<{
+        name: string;
+        ref: string;
+        alt: string;
+        last_seen_at: number;
+      }>;
+      return list.map((d) => ({
+        name: d.name,
+        ref: d.ref,
+        alt: d.alt,
+        lastSeenAt: d.last_seen_at,
+      }));
+    },
+  };
+}
+
+function aggAt(out: Map<number, Agg>, b: number): Agg {
+  let a = out.get(b);
+  if (!a) {
+    a = new Agg();
+    out.set(b, a);
+  }
+  return a;
+}
+
+export { DEVICE_KIND_BY_CODE };

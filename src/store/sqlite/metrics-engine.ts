@@ -1,0 +1,128 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { DeviceKind, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
+import { DeviceRegistry } from './device-registry.js';
+import {
+  HOST_COLUMNS,
+  HOST_SCALES,
+  encodeDevices,
+  toStored,
+  type EncodedDevice,
+} from './metrics-codec.js';
+
+class DeadlinePassed extends Error {
+  constructor(readonly expired: ReadonlySet<MetricsWrite>) {
+    super('write deadline passed before commit');
+  }
+}
+
+/** Same-millisecond reports of one node get the next free millisecond (bounded search). */
+const MAX_KEY_PROBES = 1000;
+
+/**
+ * Commits batches of accepted reports: one raw history row each, plus the current projection
+ * when the report is the newest the node has had (server receive order, spec §4.4 rule 3).
+ * Synchronous; it runs wherever the writer connection lives (worker thread or inline).
+ */
+export class MetricsEngine {
+  readonly devices: DeviceRegistry;
+  private readonly insertRaw: BetterSqlite3.Statement<unknown[]>;
+  private readonly upsertCurrent: BetterSqlite3.Statement<unknown[]>;
+  private readonly updateIp: BetterSqlite3.Statement<[string, number, string]>;
+  private readonly knownIp = new Map<number, string>();
+  /** Reused bind array for raw inserts: node, time, host columns, devices blob. */
+  private readonly rawParams: unknown[] = new Array<unknown>(HOST_COLUMNS.length + 3);
+
+  constructor(
+    readonly db: BetterSqlite3.Database,
+    private readonly now: () => number,
+  ) {
+    this.devices = new DeviceRegistry(db);
+    const cols = ['node_id', 'received_at', ...HOST_COLUMNS, 'devices'];
+    this.insertRaw = db.prepare(
+      `INSERT INTO metrics_raw (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
+       ON CONFLICT DO NOTHING`,
+    );
+    this.upsertCurrent = db.prepare(
+      `INSERT INTO node_current (node_id, received_at, reported_at, first_received_at,
+         runtime_json, smart_json, thermal_json, pressure_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (node_id) DO UPDATE SET
+         received_at = excluded.received_at, reported_at = excluded.reported_at,
+         runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
+         thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
+       WHERE excluded.received_at >= node_current.received_at`,
+    );
+    this.updateIp = db.prepare('UPDATE nodes SET ip = ? WHERE id = ? AND ip IS NOT ?');
+  }
+
+  /**
+   * Stores a batch in one transaction and reports each entry's outcome in input order. Entries
+   * whose deadline has passed before COMMIT are left out entirely.
+   */
+  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[] {
+    const expired = new Set<MetricsWrite>();
+    const startedAt = this.now();
+    for (const e of entries) if (e.deadline < startedAt) expired.add(e);
+    const outcomes = new Map<MetricsWrite, MetricsWriteOutcome>();
+    for (;;) {
+      const live = entries.filter((e) => !expired.has(e));
+      if (live.length === 0) break;
+      try {
+        this.devices.begin();
+        const ipChanges: Array<[number, string]> = [];
+        this.db.transaction(() => {
+          outcomes.clear();
+          for (const e of live) outcomes.set(e, this.store(e, ipChanges));
+          const at = this.now();
+          const late = live.filter((e) => e.deadline < at);
+          if (late.length > 0) throw new DeadlinePassed(new Set(late));
+        })();
+        this.devices.commit();
+        for (const [id, ip] of ipChanges) this.knownIp.set(id, ip);
+        break;
+      } catch (err) {
+        this.devices.rollback();
+        if (!(err instanceof DeadlinePassed)) throw err;
+        for (const e of err.expired) expired.add(e);
+      }
+    }
+    return entries.map((e) => (expired.has(e) ? 'expired' : (outcomes.get(e) ?? 'expired')));
+  }
+
+  private store(e: MetricsWrite, ipChanges: Array<[number, string]>): MetricsWriteOutcome {
+    const byKind: Record<DeviceKind, EncodedDevice[]> = { iface: [], io: [], usage: [], temp: [] };
+    for (const d of e.devices) {
+      byKind[d.kind].push({ id: this.devices.idOf(e.nodeId, d, e.receivedAt), values: d.values });
+    }
+    const params = this.rawParams;
+    params[0] = e.nodeId;
+    params[1] = e.receivedAt;
+    for (let i = 0; i < HOST_COLUMNS.length; i++) {
+      const v = e.host[i];
+      params[i + 2] = v === null || v === undefined ? null : toStored(v, HOST_SCALES[i] ?? 1);
+    }
+    params[HOST_COLUMNS.length + 2] = encodeDevices(byKind);
+    for (let probe = 0; ; probe++) {
+      if (this.insertRaw.run(params).changes === 1) break;
+      if (probe >= MAX_KEY_PROBES) throw new Error(`no free raw key for node ${e.nodeId}`);
+      params[1] = (params[1] as number) + 1;
+    }
+    const c = e.current;
+    const changed = this.upsertCurrent.run(
+      e.nodeId,
+      e.receivedAt,
+      c.reportedAt,
+      e.receivedAt,
+      c.runtimeJson,
+      c.smartJson,
+      c.thermalJson,
+      c.pressureJson,
+    ).changes;
+    if (changed === 0) return 'history';
+    if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) {
+      this.updateIp.run(e.ip, e.nodeId, e.ip);
+      ipChanges.push([e.nodeId, e.ip]);
+    }
+    return 'current';
+  }
+}

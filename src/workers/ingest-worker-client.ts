@@ -1,0 +1,156 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import { systemClock } from '../platform/clock.js';
+import type { Logger } from '../platform/logger.js';
+import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
+import type { EngineRequest } from '../store/sqlite/engine-runner.js';
+import type { IngestBackend } from './ingest-backend.js';
+import type { FromWorker, ToWorker } from './ingest-worker.js';
+
+/**
+ * The built JS worker, or, when running from TypeScript sources (dev, tests), a bootstrap that
+ * loads it through tsx: loader flags are not inherited by worker threads on Node 20.
+ */
+function newWorker(path: string): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./ingest-worker.js', import.meta.url), { workerData: { path } });
+  }
+  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  const api = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./ingest-worker.ts', import.meta.url).href;
+  const boot =
+    `import(${JSON.stringify(api)}).then((tsx) => ` +
+    `tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(boot, { eval: true, workerData: { path } });
+}
+
+const unavailable = (detail: string): CoreResult => ({
+  ok: false,
+  code: 'service_unavailable',
+  message: 'the report could not be stored',
+  detail,
+});
+
+interface Waiter {
+  resolve: (v: never) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * HTTP-thread side of the ingest worker. Reports handed over in one tick travel in one message
+ * (their bodies transferred, not copied) and come back in one. A worker that dies answers what
+ * it held with 503 and is replaced on the next request.
+ */
+export function startIngestWorker(path: string, log: Logger, now: () => number): IngestBackend {
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const reports = new Map<number, (r: CoreResult) => void>();
+  const tasks = new Map<number, Waiter>();
+  let queued: Array<RawReport & { id: number }> = [];
+  let transfer: ArrayBuffer[] = [];
+  let scheduled = false;
+  let closing = false;
+  const idle: Array<() => void> = [];
+
+  function settleIdle(): void {
+    if (reports.size === 0 && queued.length === 0) for (const done of idle.splice(0)) done();
+  }
+
+  function start(): Worker {
+    const w = newWorker(path);
+    w.on('message', (msg: FromWorker) => {
+      if ('results' in msg) {
+        for (const { id, result } of msg.results) {
+          const resolve = reports.get(id);
+          reports.delete(id);
+          resolve?.(result);
+        }
+        settleIdle();
+        return;
+      }
+      const waiter = tasks.get(msg.id);
+      tasks.delete(msg.id);
+      if (msg.ok) waiter?.resolve(msg.value as never);
+      else waiter?.reject(new Error(msg.error));
+    });
+    w.on('error', (err) => log.error({ err }, 'ingest worker failed'));
+    w.on('exit', (code) => {
+      if (worker === w) worker = undefined;
+      if (!closing) log.error({ code }, 'ingest worker exited');
+      for (const [id, resolve] of reports) {
+        reports.delete(id);
+        resolve(unavailable('ingest worker exited'));
+      }
+      for (const [id, waiter] of tasks) {
+        tasks.delete(id);
+        waiter.reject(new Error('ingest worker exited'));
+      }
+      settleIdle();
+    });
+    return w;
+  }
+
+  function current(): Worker {
+    worker ??= start();
+    return worker;
+  }
+
+  function flush(): void {
+    scheduled = false;
+    if (queued.length === 0) return;
+    const msg: ToWorker = { reports: queued };
+    const list = transfer;
+    queued = [];
+    transfer = [];
+    current().postMessage(msg, list);
+  }
+
+  function task<T>(req: Exclude<EngineRequest, { type: 'batch' }>): Promise<T> {
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      tasks.set(id, { resolve: resolve, reject });
+      current().postMessage({ id, task: req } satisfies ToWorker);
+    });
+  }
+
+  return {
+    process(r) {
+      const id = nextId++;
+      // An exact-size copy the worker can own: Fastify's buffers may share a pooled allocation.
+      const body = r.body ? new Uint8Array(r.body) : undefined;
+      if (body) transfer.push(body.buffer);
+      // The worker checks deadlines against the system clock; carry over the time left.
+      const deadline = systemClock.now() + (r.deadline - now());
+      queued.push({ ...r, deadline, body, id });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      return new Promise<CoreResult>((resolve) => reports.set(id, resolve));
+    },
+    rollup: (now) => task<RollupRunResult>({ type: 'rollup', now }),
+    retention: (now, rawRetentionDays) =>
+      task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays }),
+    async drain() {
+      if (reports.size === 0 && queued.length === 0) return;
+      await new Promise<void>((resolve) => idle.push(resolve));
+    },
+    async close() {
+      await this.drain();
+      if (!worker) return;
+      closing = true;
+      const w = worker;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      const id = nextId++;
+      const closed = new Promise<void>((resolve, reject) =>
+        tasks.set(id, { resolve: resolve, reject }),
+      );
+      w.postMessage({ id, close: true } satisfies ToWorker);
+      await closed.catch(() => {});
+      await exited;
+    },
+  };
+}

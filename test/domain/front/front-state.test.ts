@@ -1,0 +1,301 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FrontState } from '../../../src/domain/front/front-state.js';
+import { runtimeView } from '../../../src/domain/front/runtime-view.js';
+import { pressureView, smartView, thermalView } from '../../../src/domain/front/side-views.js';
+import { validateMetricsReport } from '../../../src/domain/ingest/validate-metrics.js';
+import { mergeStaticInfo, emptyStaticInfo } from '../../../src/domain/nodes/static-info.js';
+import type { CurrentRow, FrontRepo, NodeFrontRow } from '../../../src/store/ports.js';
+import { agentReport, windowsAgentReport } from '../../support/agent-payloads.js';
+import { agentStatic } from '../../support/agent-static.js';
+
+const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+class FakeRepo implements FrontRepo {
+  nodes = new Map<number, NodeFrontRow>();
+  currents = new Map<number, CurrentRow>();
+  async liveNodes(ids?: readonly number[]) {
+    return [...this.nodes.values()].filter((n) => !ids || ids.includes(n.id));
+  }
+  async currentRows(ids?: readonly number[]) {
+    return [...this.currents.values()].filter((c) => !ids || ids.includes(c.nodeId));
+  }
+}
+
+function row(id: number, over: Partial<NodeFrontRow> = {}): NodeFrontRow {
+  return {
+    id,
+    name: `node-${id}`,
+    tags: '[]',
+    displayOrder: 0,
+    guestVisible: false,
+    os: 'linux',
+    platform: 'debian',
+    platformVersion: '12.8',
+    kernelVersion: '6.1.0',
+    arch: 'x86_64',
+    staticJson: JSON.stringify(mergeStaticInfo(emptyStaticInfo(), agentStatic(), 0)),
+    ...over,
+  };
+}
+
+/** What ingest hands the front state for one report. */
+function accepted(receivedAt: number, report: object = agentReport()) {
+  const v = validateMetricsReport(report);
+  const m = v.metrics;
+  const json = (x: unknown) => (x === undefined ? null : JSON.stringify(x));
+  return {
+    runtime: runtimeView(m, receivedAt, v.reportedAt, (report as { timestamp: string }).timestamp),
+    side: {
+      smartJson: json(smartView(m.disk?.smart)),
+      thermalJson: json(thermalView(m.thermal)),
+      pressureJson: json(pressureView(m.pressure)),
+    },
+  };
+}
+
+let repo: FakeRepo;
+let front: FrontState;
+let warnings: string[];
+
+beforeEach(async () => {
+  repo = new FakeRepo();
+  warnings = [];
+  front = new FrontState({ repo, staleAfterSec: 17, warn: (msg) => warnings.push(msg) });
+  repo.nodes.set(1, row(1, { tags: '["prod"," eu ","prod"]', displayOrder: 5 }));
+  await front.load();
+});
+
+describe('front view of a node (reference §4.1)', () => {
+  it('renders every section of a full Linux report', () => {
+    const a = accepted(T0);
+    front.apply(1, a.runtime, a.side);
+    const v = front.view(1)!;
+    expect(v.node).toEqual({
+      id: '1',
+      order: 5,
+      title: 'node-1',
+      search_text: ['node-1', 'linux', 'debian', 'x86_64', 'prod', 'eu'],
+      tags: ['prod', 'eu'],
+    });
+    expect(v.observation).toEqual({
+      received_at: '2026-11-21T12:00:00Z',
+      observed_at: '2026-11-21T11:00:00Z',
+      sent_at: '2026-11-21T11:00:00.000Z',
+      stale_after_sec: 17,
+    });
+    expect(v.system).toEqual({
+      os_family: 'linux',
+      platform: 'debian',
+      platform_version: '12.8',
+      kernel_version: '6.1.0',
+      arch: 'x86_64',
+      uptime_text: '12 days, 3:44:05',
+    });
+    expect(v.cpu).toMatchObject({
+      load: { l1: 1.25, l5: 1.1, l15: 0.95 },
+      model_name: 'Intel(R) Xeon(R) E-2276G CPU @ 3.80GHz',
+      cores_physical: 6,
+      cores_logical: 12,
+      sockets: 1,
+    });
+    // Runtime reports carry no totals: the static ones fill in.
+    expect(v.memory.total_bytes).toBe(32 * 1024 ** 3);
+    expect(v.memory.swap_total_bytes).toBe(2 * 1024 ** 3);
+    expect(v.disk.mounts.map((m) => [m.mountpoint, m.fs_type])).toEqual([
+      ['/srv/data', 'ext4'],
+      ['lvm:vg0/backup', ''],
+      ['mount:/', ''],
+    ]);
+    expect(v.disk.mounts[0]).toMatchObject({ total_bytes: 3726 * 1024 ** 3, used_ratio: 0.5397 });
+    // used + free when the logical disk has no total.
+    expect(v.disk.mounts[1]!.total_bytes).toBe(500 * 1024 ** 3);
+    expect(Object.keys(v.disk.io.by_device ?? {}).sort()).toEqual([
+      'lvm:vg0/backup',
+      'nvme:eui.0025388b91b1c2d3',
+      'raid:md0',
+    ]);
+    // Only role=primary devices are summed.
+    expect(v.disk.io.total.write_bps).toBe(409_600 * 2);
+    expect(v.disk.temperature_devices).toEqual(['nvme0n1', 'sda', 'sdb']);
+    expect(v.network.total.recv_bps).toBe(125_000 + 120 + 0);
+    expect(v.network.by_interface?.map((i) => i.name)).toEqual(['eth0', 'eth1', 'docker0']);
+    expect(v.processes).toEqual({ count: 312 });
+    expect(v.connections).toEqual({ tcp: 87, udp: 14 });
+    expect(v.raid?.arrays[0]).toMatchObject({
+      name: 'md0',
+      health: 'healthy',
+      sync_status: 'idle',
+    });
+    expect(v.disk.smart?.devices).toHaveLength(4);
+    expect(v.disk.smart?.devices[3]).toEqual({
+      name: 'md0',
+      device_path: '/dev/md0',
+      source: 'smartctl',
+      status: 'unsupported',
+      exit_status: 1,
+    });
+    expect(v.disk.smart?.updated_at).toBe('2026-11-21T10:58:00Z');
+    // Sensors without a valid temperature are dropped.
+    expect(v.thermal?.sensors.map((s) => s.name)).toEqual([
+      'Package id 0',
+      'Core 0',
+      'Core 1',
+      'acpitz',
+      'Composite',
+    ]);
+    expect(v.pressure?.io?.some).toEqual({
+      avg10: 2.75,
+      avg60: 2.75,
+      avg300: 2.48,
+      total: 123456789,
+    });
+  });
+
+  it('omits what a Windows node does not report', () => {
+    const a = accepted(T0, windowsAgentReport());
+    front.apply(1, a.runtime, a.side);
+    const v = front.view(1)!;
+    expect(v.raid).toBeUndefined();
+    expect(v.pressure).toBeUndefined();
+    expect(v.disk.temperature_devices).toBeUndefined();
+    expect(v.disk.smart).toEqual({ status: 'no_tool', devices: [] });
+    expect(v.thermal).toEqual({ status: 'unsupported', sensors: [] });
+  });
+
+  it('classifies the OS family from the stored OS', async () => {
+    for (const [os, family] of [
+      ['Windows Server 2022', 'windows'],
+      ['darwin', 'darwin'],
+      ['macOS', 'darwin'],
+      ['freebsd', 'unknown'],
+    ]) {
+      repo.nodes.set(1, row(1, { os }));
+      await front.onNodeEvent({ type: 'updated', nodeId: 1 });
+      await front.refreshNode(1);
+      const a = accepted(T0);
+      front.apply(1, a.runtime, a.side);
+      expect(front.view(1)?.system.os_family, os).toBe(family);
+    }
+  });
+});
+
+describe('side caches and receive order', () => {
+  it('re-attaches SMART, thermal and pressure only for the same received_at', () => {
+    const first = accepted(T0);
+    front.apply(1, first.runtime, first.side);
+    const next = accepted(T0 + 3000, agentReport({ seq: 1 }));
+    front.apply(1, next.runtime, { smartJson: null, thermalJson: null, pressureJson: null });
+    const v = front.view(1)!;
+    expect(v.observation.received_at).toBe('2026-11-21T12:00:03Z');
+    expect(v.disk.smart).toBeUndefined();
+    expect(v.thermal).toBeUndefined();
+    expect(v.pressure).toBeUndefined();
+  });
+
+  it('never replaces a newer view with an older one', () => {
+    const newer = accepted(T0 + 3000, agentReport({ seq: 5 }));
+    expect(front.apply(1, newer.runtime, newer.side)).toBe(true);
+    const older = accepted(T0, agentReport({ seq: 1 }));
+    expect(front.apply(1, older.runtime, older.side)).toBe(false);
+    expect(front.receivedAt(1)).toBe(T0 + 3000);
+  });
+
+  it('ignores reports of unknown (deleted) nodes', () => {
+    const a = accepted(T0);
+    expect(front.apply(99, a.runtime, a.side)).toBe(false);
+    expect(front.json(99)).toBeUndefined();
+  });
+});
+
+describe('front list and node changes', () => {
+  beforeEach(async () => {
+    repo.nodes.set(2, row(2, { name: 'alpha', displayOrder: 5, guestVisible: true }));
+    repo.nodes.set(3, row(3, { name: 'zulu', displayOrder: 9 }));
+    repo.nodes.set(4, row(4, { name: 'never-reported' }));
+    await front.load();
+    for (const id of [1, 2, 3]) {
+      const a = accepted(T0);
+      front.apply(id, a.runtime, a.side);
+    }
+  });
+
+  it('lists reporting nodes by order desc, title, id; not nodes without a report', () => {
+    expect(front.list()).toEqual([
+      { nodeId: 3, guestVisible: false },
+      { nodeId: 2, guestVisible: true },
+      { nodeId: 1, guestVisible: false },
+    ]);
+  });
+
+  it('follows renames, reordering and deletion', async () => {
+    const version = front.version;
+    repo.nodes.set(1, row(1, { name: 'aardvark', displayOrder: 5 }));
+    await front.onNodeEvent({ type: 'updated', nodeId: 1 });
+    expect(front.view(1)?.node.title).toBe('aardvark');
+    expect(front.list()[1]).toEqual({ nodeId: 1, guestVisible: false });
+    expect(front.version).toBeGreaterThan(version);
+    repo.nodes.set(2, row(2, { name: 'alpha', displayOrder: 100, guestVisible: true }));
+    await front.onNodeEvent({ type: 'reordered' });
+    expect(front.list()[0]?.nodeId).toBe(2);
+    repo.nodes.delete(3);
+    await front.onNodeEvent({ type: 'deleted', nodeId: 3 });
+    expect(front.list().map((i) => i.nodeId)).not.toContain(3);
+    expect(front.json(3)).toBeUndefined();
+  });
+
+  it('picks up a node created after start on its first report', async () => {
+    repo.nodes.set(5, row(5, { name: 'fresh' }));
+    expect(await front.ensureNode(5)).toMatchObject({ id: 5, name: 'fresh' });
+    expect(await front.ensureNode(6)).toBeUndefined();
+  });
+
+  it('restores current projections from the store at start', async () => {
+    const a = accepted(T0 + 9000);
+    repo.currents.set(2, {
+      nodeId: 2,
+      receivedAt: T0 + 9000,
+      reportedAt: T0,
+      firstReceivedAt: T0,
+      runtimeJson: JSON.stringify(a.runtime),
+      ...a.side,
+    });
+    repo.currents.set(1, {
+      nodeId: 1,
+      receivedAt: T0,
+      reportedAt: T0,
+      firstReceivedAt: T0,
+      runtimeJson: '{broken',
+      smartJson: null,
+      thermalJson: null,
+      pressureJson: null,
+    });
+    const fresh = new FrontState({ repo, staleAfterSec: 17, warn: (m) => warnings.push(m) });
+    await fresh.load();
+    expect(fresh.list().map((i) => i.nodeId)).toEqual([2]);
+    expect(fresh.view(2)?.observation.received_at).toBe('2026-11-21T12:00:09Z');
+    expect(fresh.view(2)?.disk.smart?.status).toBe('ok');
+    expect(warnings.some((w) => w.includes('unreadable'))).toBe(true);
+  });
+});
+
+describe('stored tags', () => {
+  it.each([
+    ['not JSON', '{oops', []],
+    ['not a list', '{"a":1}', []],
+    ['invalid items', '["ok", 5, "", "bad\\u0007", "' + 'x'.repeat(65) + '", "ok"]', ['ok']],
+    [
+      'too many',
+      JSON.stringify(Array.from({ length: 40 }, (_, i) => `t${i}`)),
+      Array.from({ length: 32 }, (_, i) => `t${i}`),
+    ],
+  ])('%s: shows the valid ones, warns, keeps the node', async (_name, tags, expected) => {
+    repo.nodes.set(1, row(1, { tags }));
+    await front.onNodeEvent({ type: 'updated', nodeId: 1 });
+    const a = accepted(T0);
+    front.apply(1, a.runtime, a.side);
+    const v = front.view(1)!;
+    expect(v.node.tags ?? []).toEqual(expected);
+    expect(v.cpu.usage_ratio).toBeGreaterThan(0);
+    expect(warnings.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, tempHome, type TestApp } from '../support/build-app.js';
+import { seedNode } from '../support/seed-nodes.js';
+import { agentReport } from '../support/agent-payloads.js';
+
+/**
+ * The production path: a database file, so reports are decoded, validated and committed on the
+ * ingest worker thread with its own connection.
+ */
+let t: TestApp;
+let node: { id: number; secret: string };
+
+beforeAll(async () => {
+  const home = tempHome();
+  t = await buildTestApp({ DASH_HOME: home, DASH_DATABASE_URL: join(home, 'dash.db') });
+  node = seedNode(t.deps, { name: 'worker-node' });
+});
+afterAll(async () => t.close());
+
+const post = (payload: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/node/metrics',
+    headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
+    payload,
+  });
+
+describe('ingest on the worker thread', () => {
+  it('stores concurrent reports durably and answers each after its commit', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, seq) => post(JSON.stringify(agentReport({ seq })))),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
+    // Visible on the HTTP thread's own connection as soon as the answers are in.
+    const n = t.deps.store.raw
+      .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
+      .get(node.id) as { n: number };
+    expect(n.n).toBe(40);
+    expect(t.deps.front.view(node.id)?.node.title).toBe('worker-node');
+  });
+
+  it('answers 400 and 422 from the worker with the right codes', async () => {
+    const bad = await post('{"version":1}');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'invalid_request' });
+    const dup = await post('{"version":"1.0.0","version":"1.0.0"}');
+    expect(dup.statusCode).toBe(400);
+    const r = agentReport();
+    r.metrics.cpu.usage_ratio = 3;
+    const rule = await post(JSON.stringify(r));
+    expect(rule.statusCode).toBe(422);
+    expect(rule.json()).toMatchObject({ code: 'invalid_metrics' });
+  });
+
+  it('runs rollups and retention on the worker', async () => {
+    const now = t.clock.now() + 3_600_000;
+    const rollup = await t.deps.ingestBackend.rollup(now);
+    expect(rollup.watermark15m).toBeGreaterThan(0);
+    const retention = await t.deps.ingestBackend.retention(now + 30 * 86_400_000, 8);
+    expect(retention.raw).toBe(40);
+  });
+});
