@@ -23,6 +23,7 @@ import { RateLimiter } from './domain/auth/rate-limiter.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
 import { OnlineRateService } from './domain/uptime/online-rate.js';
+import { HistoryService } from './domain/history/history-service.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
 import { uptimeRetentionJob } from './jobs/uptime-retention.js';
@@ -57,6 +58,7 @@ export interface AppDeps {
   systemSettings: SystemSettingsService;
   uptime: UptimeService;
   onlineRate: OnlineRateService;
+  historyService: HistoryService;
   /** Background jobs; `dash serve` starts them, shutdown stops them before the store closes. */
   scheduler: Scheduler;
   /** Encrypts secrets Dash must read back (node secrets, channel credentials). */
@@ -187,6 +189,7 @@ export async function createDeps(
   await front.load();
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
+  const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
   let closed = false;
@@ -202,6 +205,12 @@ export async function createDeps(
     systemSettings,
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
+    historyService: new HistoryService(
+      historyReader(store.raw),
+      store.nodes,
+      systemSettings,
+      clock,
+    ),
     scheduler,
     dataKey,
     nodeSecrets,
@@ -225,7 +234,7 @@ export async function createDeps(
       receipts: uptime,
     }),
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
-    history: historyReader(store.raw),
+    history,
     ingestBackend,
     async shutdown() {
       if (closed) return;

@@ -15,9 +15,11 @@ import { settingsReplaceRoute } from './routes/admin/system/settings/replace.js'
 import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { frontGroupsRoute } from './routes/front/groups.js';
+import { frontMetricsRoute } from './routes/front/metrics.js';
 import { accessRoute } from './routes/statistics/access.js';
 import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
 import { onlineRoute } from './routes/metrics/online.js';
+import { historyRoute } from './routes/metrics/history.js';
 import { adminGroupsListRoute } from './routes/admin/groups/list.js';
 import { adminGroupsMapRoute } from './routes/admin/groups/map.js';
 import { adminGroupsCreateRoute } from './routes/admin/groups/create.js';
@@ -54,10 +56,12 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     settingsPatchRoute(deps),
     brandRoute(deps),
     frontGroupsRoute(deps),
+    frontMetricsRoute(deps),
     accessRoute(deps),
     uptimeRoute(deps),
     uptimeDayRoute(deps),
     onlineRoute(deps),
+    historyRoute(deps),
     adminGroupsListRoute(deps),
     adminGroupsMapRoute(deps),
     adminGroupsCreateRoute(deps),

@@ -1,0 +1,70 @@
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { defineRoute } from '../../route-def.js';
+import type { AppDeps } from '../../../deps.js';
+import { AppError } from '../../../errors/app-error.js';
+import { FrontMetricsCache, type Audience } from '../../front-metrics-cache.js';
+import '../../request-context.js';
+
+const MAX_LIMIT = 1000;
+const MAX_OFFSET = 100_000;
+
+function parseCount(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new AppError('invalid_request', `${name} must be an integer ≥ ${min}`);
+  }
+  return Number(raw);
+}
+
+function acceptsGzip(req: FastifyRequest): boolean {
+  const header = req.headers['accept-encoding'];
+  return typeof header === 'string' && /\bgzip\b/.test(header);
+}
+
+function send(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * GET /api/front/metrics — the front view of every node that has reported, guests seeing only
+ * guest-visible ones; optional paging with limit (≤ 1000) and offset. Served from a
+ * pre-compressed snapshot with an ETag.
+ */
+export function frontMetricsRoute(deps: AppDeps) {
+  const cache = new FrontMetricsCache(deps.front, deps.clock);
+  return defineRoute({
+    method: 'GET',
+    path: '/api/front/metrics',
+    auth: 'optional',
+    schema: {
+      querystring: Type.Object({
+        limit: Type.Optional(Type.String()),
+        offset: Type.Optional(Type.String()),
+      }),
+    },
+    handler: (req, reply) => {
+      const audience: Audience = req.adminSessionId !== undefined ? 'admin' : 'guest';
+      const limit = parseCount('limit', req.query.limit, 1);
+      const offset = parseCount('offset', req.query.offset, 0);
+      if (offset !== undefined && limit === undefined) {
+        throw new AppError('invalid_request', 'offset needs limit');
+      }
+      void reply.header('vary', 'Authorization, Accept-Encoding');
+      if (limit !== undefined) {
+        return send(
+          reply,
+          cache.page(audience, Math.min(offset ?? 0, MAX_OFFSET), Math.min(limit, MAX_LIMIT)),
+        );
+      }
+      const snap = cache.get(audience);
+      void reply.header('etag', snap.etag);
+      if (req.headers['if-none-match'] === snap.etag) return reply.code(304).send();
+      if (acceptsGzip(req)) {
+        void reply.header('content-encoding', 'gzip');
+        return send(reply, snap.gzip);
+      }
+      return send(reply, snap.body);
+    },
+  });
+}
