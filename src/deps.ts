@@ -21,6 +21,7 @@ import { AuthService } from './domain/auth/auth-service.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
+import { TrafficSettingsService } from './domain/settings/traffic-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
 import { OnlineRateService } from './domain/uptime/online-rate.js';
 import { HistoryService } from './domain/history/history-service.js';
@@ -56,6 +57,7 @@ export interface AppDeps {
   /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
   loginLimiter: RateLimiter;
   systemSettings: SystemSettingsService;
+  trafficSettings: TrafficSettingsService;
   uptime: UptimeService;
   onlineRate: OnlineRateService;
   historyService: HistoryService;
@@ -203,6 +205,7 @@ export async function createDeps(
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
     systemSettings,
+    trafficSettings: new TrafficSettingsService(store.settings, clock),
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
     historyService: new HistoryService(

@@ -17,6 +17,10 @@ import { brandRoute } from './routes/front/brand.js';
 import { frontGroupsRoute } from './routes/front/groups.js';
 import { frontMetricsRoute } from './routes/front/metrics.js';
 import { accessRoute } from './routes/statistics/access.js';
+import {
+  trafficSettingsPatchRoute,
+  trafficSettingsRoute,
+} from './routes/statistics/traffic/settings.js';
 import { uptimeDayRoute, uptimeRoute } from './routes/metrics/uptime.js';
 import { onlineRoute } from './routes/metrics/online.js';
 import { historyRoute } from './routes/metrics/history.js';
@@ -58,6 +62,8 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     frontGroupsRoute(deps),
     frontMetricsRoute(deps),
     accessRoute(deps),
+    trafficSettingsRoute(deps),
+    trafficSettingsPatchRoute(deps),
     uptimeRoute(deps),
     uptimeDayRoute(deps),
     onlineRoute(deps),

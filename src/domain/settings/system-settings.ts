@@ -134,12 +134,6 @@ export class SystemSettingsService {
     return this.cache;
   }
 
-  /** Guest access to traffic statistics; written by the traffic settings endpoint. */
-  async trafficGuestAccessMode(): Promise<'disabled' | 'by_node'> {
-    const raw = await this.repo.get('traffic.guest_access_mode');
-    return raw !== undefined && JSON.parse(raw) === 'by_node' ? 'by_node' : 'disabled';
-  }
-
   async patch(body: Record<string, unknown>): Promise<void> {
     const supplied = FIELDS.filter((f) => Object.prototype.hasOwnProperty.call(body, f));
     if (supplied.length === 0) throw new AppError('no_fields');

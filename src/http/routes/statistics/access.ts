@@ -18,7 +18,7 @@ export function accessRoute(deps: AppDeps) {
     },
     handler: async () => ({
       history_guest_access_mode: (await deps.systemSettings.get()).history_guest_access_mode,
-      traffic_guest_access_mode: await deps.systemSettings.trafficGuestAccessMode(),
+      traffic_guest_access_mode: (await deps.trafficSettings.get()).guest_access_mode,
     }),
   });
 }

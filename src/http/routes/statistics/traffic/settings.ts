@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const PATH = '/api/statistics/traffic/settings';
+
+/** GET /api/statistics/traffic/settings — global traffic settings (cycles are per node). */
+export function trafficSettingsRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: PATH,
+    auth: 'optional',
+    schema: {
+      response: {
+        200: Type.Object({
+          guest_access_mode: Type.String(),
+          usage_mode: Type.String(),
+          cycle_mode: Type.String(),
+          billing_start_day: Type.Integer(),
+          billing_anchor_date: Type.String(),
+          billing_timezone: Type.String(),
+          direction_mode: Type.String(),
+        }),
+      },
+    },
+    handler: async () => ({
+      ...(await deps.trafficSettings.get()),
+      // Compatibility fields: billing cycles are configured per node.
+      cycle_mode: 'calendar_month',
+      billing_start_day: 1,
+      billing_anchor_date: '',
+      billing_timezone: deps.config.timezone,
+    }),
+  });
+}
+
+/** PATCH /api/statistics/traffic/settings — guest_access_mode, usage_mode, direction_mode. */
+export function trafficSettingsPatchRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'PATCH',
+    path: PATH,
+    auth: 'admin',
+    validationErrorCode: 'no_fields',
+    schema: { body: Type.Object({}, { additionalProperties: true }) },
+    handler: async (req, reply) => {
+      await deps.trafficSettings.patch(req.body as Record<string, unknown>);
+      return reply.code(204).send();
+    },
+  });
+}
