@@ -38,7 +38,7 @@ export class TrafficSettingsService {
       const raw = stored.get(KEY(f));
       if (raw !== undefined) out[f] = JSON.parse(raw) as string;
     }
-    return out as unknown as TrafficSettings;
+    return out;
   }
 
   async patch(body: Record<string, unknown>): Promise<void> {
