@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build deps web-deps web-build web-check e2e clean bench-json bench-agent
+.PHONY: run test build deps web-deps web-build web-check e2e clean bench-json bench-agent bench-ingest bench-reads
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -37,6 +37,7 @@ test: deps web-deps
 	$(NPM) run -s typecheck
 	$(NPM) run -s test
 	$(MAKE) -s web-check
+	$(MAKE) -s e2e
 
 # Browser tests against a real Dash with seeded data; uses Debian's chromium (no download).
 e2e: build
@@ -48,6 +49,12 @@ bench-json: deps
 
 bench-agent: deps
 	$(NPM) run -s bench:agent
+
+bench-ingest: deps
+	$(NPM) run -s bench:ingest
+
+bench-reads: deps
+	$(NPM) run -s bench:reads
 
 clean:
 	rm -rf dist node_modules web/dist web/node_modules
