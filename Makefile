@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build deps clean bench-json
+.PHONY: run test build deps clean bench-json bench-ingest
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -24,6 +24,9 @@ test: deps
 
 bench-json: deps
 	$(NPM) run -s bench:json
+
+bench-ingest: deps
+	$(NPM) run -s bench:ingest
 
 clean:
 	rm -rf dist node_modules

@@ -27,8 +27,9 @@ export interface Store {
 
 // ---- Node metrics: ingest, current projection, history (issue 4) ---------------------------
 
-/** Per-device history series: interface counters, disk IO, disk usage, disk temperature. */
-export type DeviceKind = 'iface' | 'io' | 'usage' | 'temp';
+import type { DeviceKind } from '../protocol/history-metrics.js';
+
+export type { DeviceKind };
 
 /** One device's values in one report; `values` follow DEVICE_KINDS[kind]. */
 export interface MetricsDeviceSample {
