@@ -190,6 +190,16 @@ export class FrontState {
     return e?.receivedAt === undefined ? undefined : e.slab.bytes();
   }
 
+  /** Every listed node's view as an object, in list order (parses each; not for hot paths). */
+  views(): NodeView[] {
+    const out: NodeView[] = [];
+    for (const item of this.list()) {
+      const v = this.view(item.nodeId);
+      if (v) out.push(v);
+    }
+    return out;
+  }
+
   view(nodeId: number): NodeView | undefined {
     const json = this.json(nodeId);
     return json === undefined ? undefined : (JSON.parse(json) as NodeView);

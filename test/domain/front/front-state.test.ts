@@ -234,6 +234,10 @@ describe('front list and node changes', () => {
     ]);
   });
 
+  it('gives the views as objects in list order', () => {
+    expect(front.views().map((v) => v.node.title)).toEqual(['zulu', 'alpha', 'node-1']);
+  });
+
   it('follows renames, reordering and deletion', async () => {
     const version = front.version;
     repo.nodes.set(1, row(1, { name: 'aardvark', displayOrder: 5 }));
