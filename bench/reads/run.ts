@@ -74,7 +74,7 @@ async function frontBench(): Promise<void> {
   const config = loadConfig({ DASH_HOME: home, DASH_LOG_LEVEL: 'silent', DASH_TIMEZONE: 'UTC' });
   const deps = await createDeps(config, { log: silentLogger });
   const nodes = Array.from({ length: NODES }, (_, i) => insertNode(deps, i, true));
-  await Promise.all(nodes.map((n) => deps.front.ensureNode(n.id)));
+  for (const n of nodes) await deps.front.ensureNode(n.id);
   let seq = 0;
   await Promise.all(nodes.map((n) => report(deps, n.id, seq, deps.clock.now())));
   const app = buildApp(deps);

@@ -215,8 +215,9 @@ export interface Store {
 
 // ---- Node metrics: ingest, current projection, history (issue 4) ---------------------------
 
-/** Per-device history series: interface counters, disk IO, disk usage, disk temperature. */
-export type DeviceKind = 'iface' | 'io' | 'usage' | 'temp';
+import type { DeviceKind } from '../protocol/history-metrics.js';
+
+export type { DeviceKind };
 
 /** One device's values in one report; `values` follow DEVICE_KINDS[kind]. */
 export interface MetricsDeviceSample {
@@ -336,7 +337,7 @@ export type HistoryAgg = 'avg' | 'max' | 'min' | 'last';
 
 export interface HistoryQuery {
   nodeId: number;
-  /** A metric of reference §4.5 (see domain/history/metric-catalog.ts). */
+  /** A metric of reference §4.5 (see protocol/history-metrics.ts). */
   metric: string;
   /** Device name, ref, mountpoint or path; required for disk metrics except disk.temp_c. */
   device?: string;

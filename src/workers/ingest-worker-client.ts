@@ -116,6 +116,9 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
     });
   }
 
+  // Start now rather than on the first report: the thread needs a moment to load.
+  current();
+
   return {
     process(r) {
       const id = nextId++;

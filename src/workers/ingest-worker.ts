@@ -29,6 +29,8 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
+// Inserts land on a different leaf page per node; beyond a few MB the cache only adds memory.
+db.pragma('cache_size = -8000');
 const host = createIngestHost(db, () => systemClock.now());
 
 let outbox: Array<{ id: number; result: CoreResult }> = [];

@@ -10,8 +10,11 @@ import { agentReport } from '../support/agent-payloads.js';
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 let child: ChildProcess | undefined;
 
+/** exitCode stays null for a process ended by a signal. */
+const exited = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
+
 afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (child && !exited(child)) child.kill('SIGKILL');
 });
 
 function freePort(): Promise<number> {
@@ -23,16 +26,20 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUp(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+async function waitUp(port: number, proc: ChildProcess, output: () => string): Promise<void> {
+  for (let i = 0; i < 900; i++) {
+    if (exited(proc)) throw new Error(`dash exited early: ${output()}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/version`)).ok) return;
+      const res = await fetch(`http://127.0.0.1:${port}/api/version`, {
+        signal: AbortSignal.timeout(2000),
+      });
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('dash did not start');
+  throw new Error(`dash did not start: ${output()}`);
 }
 
 describe('durability under SIGKILL', () => {
@@ -48,9 +55,14 @@ describe('durability under SIGKILL', () => {
         DASH_LOG_LEVEL: 'error',
         DASH_ADMIN_PASSWORD: 'crash-test-password',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    await waitUp(port);
+    let output = '';
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    const started = Date.now();
+    await waitUp(port, child, () => output);
+    const startupMs = Date.now() - started;
 
     // Each report carries a unique memory.used value, stored exactly in its history row.
     const acked: Array<{ node: number; marker: number }> = [];
@@ -67,6 +79,7 @@ describe('durability under SIGKILL', () => {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-node-secret': secrets[node]! },
             body: JSON.stringify(report),
+            signal: AbortSignal.timeout(15_000),
           });
           if (res.status === 200) acked.push({ node: node + 1, marker: mine });
           await res.arrayBuffer();
@@ -75,6 +88,14 @@ describe('durability under SIGKILL', () => {
         }
       }
     };
+    // One report end to end first, so the load below runs against a fully started server.
+    const first = agentReport();
+    const warm = await fetch(`http://127.0.0.1:${port}/api/node/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-node-secret': secrets[0]! },
+      body: JSON.stringify(first),
+    });
+    expect(warm.status).toBe(200);
     const senders = Array.from({ length: 24 }, (_, i) => sender(i));
     // Kill mid-stream once enough reports were acknowledged (bounded for a loaded machine).
     for (let waited = 0; acked.length < 200 && waited < 20_000; waited += 50) {
@@ -84,12 +105,10 @@ describe('durability under SIGKILL', () => {
     stop = true;
     await Promise.all(senders);
     await new Promise<void>((resolve) =>
-      child!.exitCode !== null || child!.signalCode !== null
-        ? resolve()
-        : child!.once('exit', () => resolve()),
+      exited(child!) ? resolve() : child!.once('exit', () => resolve()),
     );
 
-    expect(acked.length).toBeGreaterThan(50);
+    expect(acked.length, `startup ${startupMs} ms; server output: ${output}`).toBeGreaterThan(50);
     const store = openSqliteStore(join(home, 'dash.db'), Date.now());
     try {
       const stored = new Set(
@@ -105,5 +124,5 @@ describe('durability under SIGKILL', () => {
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

@@ -4,7 +4,7 @@ import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { historyReader } from '../../src/store/sqlite/history-reader.js';
 import { rollupTask } from '../../src/store/sqlite/rollup-task.js';
 import type { HistoryQuery, HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
-import { HOST_METRICS } from '../../src/domain/history/metric-catalog.js';
+import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
 import { metricsWrite } from '../support/metrics-writes.js';
 
 const H = 3_600_000;

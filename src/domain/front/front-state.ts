@@ -4,6 +4,7 @@ import type { NodeEvent } from '../nodes/node-events.js';
 import { nodeMetaFromRow, type NodeMeta } from './node-meta.js';
 import { renderBody, renderNodePart, serializeBody } from './render.js';
 import type { RuntimeView } from './runtime-view.js';
+import { ViewSlab } from './view-slab.js';
 
 /** SMART / thermal / pressure JSON of one report, cached apart from the snapshot. */
 export interface SidePayloads {
@@ -12,20 +13,13 @@ export interface SidePayloads {
   pressureJson: string | null;
 }
 
-interface Side {
-  receivedAt: number;
-  json: string;
-}
-
 interface Entry {
   meta: NodeMeta;
   nodeJson: string;
-  current?: { receivedAt: number; head: string; tail: string };
-  smart?: Side;
-  thermal?: Side;
-  pressure?: Side;
-  /** Assembled view JSON, dropped whenever a part changes. */
-  json?: string;
+  /** Receive time of the projected report; undefined until the node's first report. */
+  receivedAt?: number;
+  /** The assembled view. */
+  slab: ViewSlab;
 }
 
 /** One node of the front list. */
@@ -41,14 +35,12 @@ export interface FrontStateOptions {
   warn: (msg: string, ctx: Record<string, unknown>) => void;
 }
 
-const attach = (side: Side | undefined, receivedAt: number) =>
-  side !== undefined && side.receivedAt === receivedAt ? side.json : undefined;
-
 /**
  * Hot state for GET /api/front/metrics: every live node's front view kept as pre-serialised
- * JSON, updated on each report that becomes current and on node record changes. SMART,
- * thermal and pressure are held apart and spliced back only when their received_at matches
- * the snapshot's (spec §2.3). Loaded from the store at start.
+ * JSON (off the JS heap, see ViewSlab), updated on each report that becomes current and on
+ * node record changes. SMART, thermal and pressure payloads are kept apart from the rendered
+ * body (apart in the store too) and spliced in only together with the report they came with,
+ * i.e. with the snapshot's own received_at (spec §2.3). Loaded from the store at start.
  */
 export class FrontState {
   private readonly entries = new Map<number, Entry>();
@@ -106,17 +98,18 @@ export class FrontState {
   apply(nodeId: number, runtime: RuntimeView, side: SidePayloads): boolean {
     const e = this.entries.get(nodeId);
     const at = runtime.receivedAt;
-    if (!e || (e.current && e.current.receivedAt > at)) return false;
-    const firstTime = !e.current;
-    e.current = {
-      receivedAt: at,
-      ...serializeBody(renderBody(e.meta, runtime, this.opts.staleAfterSec)),
-    };
-    e.smart = side.smartJson === null ? undefined : { receivedAt: at, json: side.smartJson };
-    e.thermal = side.thermalJson === null ? undefined : { receivedAt: at, json: side.thermalJson };
-    e.pressure =
-      side.pressureJson === null ? undefined : { receivedAt: at, json: side.pressureJson };
-    e.json = undefined;
+    if (!e || (e.receivedAt !== undefined && e.receivedAt > at)) return false;
+    const firstTime = e.receivedAt === undefined;
+    e.receivedAt = at;
+    // The payloads belong to this very report (same received_at), so they are spliced in; a
+    // payload the report lacks is absent rather than carried over from an older report.
+    const { head, tail } = serializeBody(renderBody(e.meta, runtime, this.opts.staleAfterSec));
+    const rest = [head];
+    if (side.smartJson !== null) rest.push(',"smart":', side.smartJson);
+    rest.push(tail);
+    if (side.thermalJson !== null) rest.push(',"thermal":', side.thermalJson);
+    if (side.pressureJson !== null) rest.push(',"pressure":', side.pressureJson);
+    e.slab.write(e.nodeJson, rest);
     this.changed(firstTime);
     return true;
   }
@@ -125,10 +118,10 @@ export class FrontState {
   async refreshNode(nodeId: number): Promise<void> {
     const meta = await this.loadNode(nodeId, true);
     const e = this.entries.get(nodeId);
-    if (!meta || !e?.current) return;
+    if (!meta || e?.receivedAt === undefined) return;
     const [row] = await this.opts.repo.currentRows([nodeId]);
     // A newer report applied meanwhile was already rendered with the new meta.
-    if (row && row.receivedAt === e.current.receivedAt) this.restore(row);
+    if (row && row.receivedAt === e.receivedAt) this.restore(row);
   }
 
   /** Follows node record changes made by the admin API. */
@@ -158,7 +151,7 @@ export class FrontState {
     if (!this.sorted) {
       const items: Array<FrontItem & { order: number; title: string }> = [];
       for (const [nodeId, e] of this.entries) {
-        if (!e.current) continue;
+        if (e.receivedAt === undefined) continue;
         items.push({
           nodeId,
           guestVisible: e.meta.guestVisible,
@@ -179,24 +172,32 @@ export class FrontState {
 
   /** Receive time of the node's current projection. */
   receivedAt(nodeId: number): number | undefined {
-    return this.entries.get(nodeId)?.current?.receivedAt;
+    return this.entries.get(nodeId)?.receivedAt;
   }
 
   /** The node's front view JSON, or undefined when it has no current projection. */
   json(nodeId: number): string | undefined {
     const e = this.entries.get(nodeId);
-    if (!e?.current) return undefined;
-    if (e.json === undefined) {
-      const at = e.current.receivedAt;
-      const smart = attach(e.smart, at);
-      const thermal = attach(e.thermal, at);
-      const pressure = attach(e.pressure, at);
-      e.json =
-        `{"node":${e.nodeJson},${e.current.head}${smart ? `,"smart":${smart}` : ''}` +
-        `${e.current.tail}${thermal ? `,"thermal":${thermal}` : ''}` +
-        `${pressure ? `,"pressure":${pressure}` : ''}}`;
+    return e?.receivedAt === undefined ? undefined : e.slab.text();
+  }
+
+  /**
+   * The same view as UTF-8 bytes without copying, for building list responses. Valid until
+   * the node's view next changes: copy (or write out) before yielding to other work.
+   */
+  jsonBytes(nodeId: number): Buffer | undefined {
+    const e = this.entries.get(nodeId);
+    return e?.receivedAt === undefined ? undefined : e.slab.bytes();
+  }
+
+  /** Every listed node's view as an object, in list order (parses each; not for hot paths). */
+  views(): NodeView[] {
+    const out: NodeView[] = [];
+    for (const item of this.list()) {
+      const v = this.view(item.nodeId);
+      if (v) out.push(v);
     }
-    return e.json;
+    return out;
   }
 
   view(nodeId: number): NodeView | undefined {
@@ -231,16 +232,18 @@ export class FrontState {
     const nodeJson = JSON.stringify(renderNodePart(meta));
     if (e) {
       e.meta = meta;
-      e.nodeJson = nodeJson;
-      e.json = undefined;
+      if (nodeJson !== e.nodeJson) {
+        e.nodeJson = nodeJson;
+        e.slab.replaceNode(nodeJson);
+      }
     } else {
-      this.entries.set(meta.id, { meta, nodeJson });
+      this.entries.set(meta.id, { meta, nodeJson, slab: new ViewSlab() });
     }
   }
 
   private restore(c: CurrentRow): void {
     const e = this.entries.get(c.nodeId);
-    if (!e || (e.current && e.current.receivedAt > c.receivedAt)) return;
+    if (!e || (e.receivedAt !== undefined && e.receivedAt > c.receivedAt)) return;
     let runtime: RuntimeView;
     try {
       runtime = JSON.parse(c.runtimeJson) as RuntimeView;

@@ -8,7 +8,7 @@ import type {
   NodesRepo,
 } from '../../store/ports.js';
 import type { SystemSettingsService } from '../settings/system-settings.js';
-import { isDeviceMetric, isHostMetric, requiresDevice } from './metric-catalog.js';
+import { isDeviceMetric, isHostMetric, requiresDevice } from '../../protocol/history-metrics.js';
 
 interface RangeSpec {
   windowMs: number;

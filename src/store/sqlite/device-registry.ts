@@ -3,6 +3,8 @@ import type { DeviceKind, MetricsDeviceSample } from '../ports.js';
 import { DEVICE_KIND_CODE } from './metrics-codec.js';
 
 interface DeviceEntry {
+  kind: number;
+  name: string;
   id: number;
   ref: string;
   alt: string;
@@ -14,12 +16,12 @@ const SEEN_GRANULARITY_MS = 60_000;
 
 /**
  * Maps (node, kind, name) to a small integer id so raw rows carry ids instead of names. The
- * dictionary of a node is read once, on its first report after start. Ids created inside a
- * transaction that rolls back are forgotten with it (see begin/commit/rollback).
+ * dictionary of a node is read once, on its first report after start, and kept as a short
+ * array (a node has a dozen devices or so: a scan is cheaper than maps, in time and memory).
+ * Ids created inside a transaction that rolls back are forgotten with it (begin/commit/rollback).
  */
 export class DeviceRegistry {
-  /** node id → kind code → name → entry (nested, so lookups build no key strings). */
-  private readonly byNode = new Map<number, Array<Map<string, DeviceEntry>>>();
+  private readonly byNode = new Map<number, DeviceEntry[]>();
   private pending: Array<() => void> = [];
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
   private readonly insert: BetterSqlite3.Statement<
@@ -59,36 +61,57 @@ export class DeviceRegistry {
     this.byNode.delete(nodeId);
   }
 
-  private nodeMap(nodeId: number): Array<Map<string, DeviceEntry>> {
-    let maps = this.byNode.get(nodeId);
-    if (maps) return maps;
-    maps = [new Map(), new Map(), new Map(), new Map(), new Map()];
-    const rows = this.selectNode.all(nodeId) as Array<{
-      id: number;
-      kind: number;
-      name: string;
-      ref: string;
-      alt: string;
-      last_seen_at: number;
-    }>;
-    for (const r of rows) {
-      maps[r.kind]?.set(r.name, { id: r.id, ref: r.ref, alt: r.alt, lastSeenAt: r.last_seen_at });
-    }
-    this.byNode.set(nodeId, maps);
-    return maps;
+  private entries(nodeId: number): DeviceEntry[] {
+    let list = this.byNode.get(nodeId);
+    if (list) return list;
+    list = (
+      this.selectNode.all(nodeId) as Array<{
+        id: number;
+        kind: number;
+        name: string;
+        ref: string;
+        alt: string;
+        last_seen_at: number;
+      }>
+    ).map((r) => ({
+      kind: r.kind,
+      name: r.name,
+      id: r.id,
+      ref: r.ref,
+      alt: r.alt,
+      lastSeenAt: r.last_seen_at,
+    }));
+    this.byNode.set(nodeId, list);
+    return list;
   }
 
   /** Dictionary id of a device, creating or refreshing its row as needed (inside a transaction). */
   idOf(nodeId: number, d: MetricsDeviceSample, now: number): number {
-    const code = DEVICE_KIND_CODE[d.kind];
-    const map = this.nodeMap(nodeId)[code] as Map<string, DeviceEntry>;
-    const key = d.name;
-    const found = map.get(key);
+    const list = this.entries(nodeId);
+    const kind = DEVICE_KIND_CODE[d.kind];
+    let found: DeviceEntry | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i] as DeviceEntry;
+      if (e.kind === kind && e.name === d.name) {
+        found = e;
+        break;
+      }
+    }
     if (!found) {
-      const info = this.insert.run(nodeId, code, d.name, d.ref, d.alt, now, now);
-      const entry = { id: Number(info.lastInsertRowid), ref: d.ref, alt: d.alt, lastSeenAt: now };
-      map.set(key, entry);
-      this.pending.push(() => map.delete(key));
+      const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
+      const entry = {
+        kind,
+        name: d.name,
+        id: Number(info.lastInsertRowid),
+        ref: d.ref,
+        alt: d.alt,
+        lastSeenAt: now,
+      };
+      list.push(entry);
+      this.pending.push(() => {
+        const at = list.indexOf(entry);
+        if (at >= 0) list.splice(at, 1);
+      });
       return entry.id;
     }
     if (
@@ -96,12 +119,14 @@ export class DeviceRegistry {
       found.alt !== d.alt ||
       now - found.lastSeenAt >= SEEN_GRANULARITY_MS
     ) {
-      const before = { ...found };
-      this.update.run(d.ref, d.alt, Math.max(now, found.lastSeenAt), found.id);
-      found.ref = d.ref;
-      found.alt = d.alt;
-      found.lastSeenAt = Math.max(now, found.lastSeenAt);
-      this.pending.push(() => Object.assign(found, before));
+      const e = found;
+      const before = { ref: e.ref, alt: e.alt, lastSeenAt: e.lastSeenAt };
+      const seen = Math.max(now, e.lastSeenAt);
+      this.update.run(d.ref, d.alt, seen, e.id);
+      e.ref = d.ref;
+      e.alt = d.alt;
+      e.lastSeenAt = seen;
+      this.pending.push(() => Object.assign(e, before));
     }
     return found.id;
   }

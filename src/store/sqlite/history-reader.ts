@@ -4,7 +4,7 @@ import {
   HOST_METRICS,
   isDeviceMetric,
   type HistoryMetric,
-} from '../../domain/history/metric-catalog.js';
+} from '../../protocol/history-metrics.js';
 import type { DeviceKind, HistoryPoint, HistoryQuery, HistoryRepo, NicSample } from '../ports.js';
 import { DEVICE_KIND_BY_CODE } from './device-registry.js';
 import { DEVICE_KIND_CODE, decodeDevices } from './metrics-codec.js';

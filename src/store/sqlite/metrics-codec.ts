@@ -1,8 +1,4 @@
-import {
-  DEVICE_KINDS,
-  HOST_METRICS,
-  type DeviceKind,
-} from '../../domain/history/metric-catalog.js';
+import { DEVICE_KINDS, HOST_METRICS, type DeviceKind } from '../../protocol/history-metrics.js';
 
 /**
  * Compact encodings of history values. Raw values are stored as scaled non-negative integers

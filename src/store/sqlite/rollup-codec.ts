@@ -1,4 +1,4 @@
-import { HOST_METRICS, type DeviceKind } from '../../domain/history/metric-catalog.js';
+import { HOST_METRICS, type DeviceKind } from '../../protocol/history-metrics.js';
 import { ByteReader, ByteWriter, DEVICE_KIND_ORDER, DEVICE_VALUE_COUNT } from './metrics-codec.js';
 
 /**

@@ -151,6 +151,13 @@ describe('front view of a node (reference §4.1)', () => {
     });
   });
 
+  it('serves the same view as bytes without copying', () => {
+    const a = accepted(T0);
+    front.apply(1, a.runtime, a.side);
+    expect(front.jsonBytes(1)?.toString('utf8')).toBe(front.json(1));
+    expect(front.jsonBytes(2)).toBeUndefined();
+  });
+
   it('omits what a Windows node does not report', () => {
     const a = accepted(T0, windowsAgentReport());
     front.apply(1, a.runtime, a.side);
@@ -225,6 +232,10 @@ describe('front list and node changes', () => {
       { nodeId: 2, guestVisible: true },
       { nodeId: 1, guestVisible: false },
     ]);
+  });
+
+  it('gives the views as objects in list order', () => {
+    expect(front.views().map((v) => v.node.title)).toEqual(['zulu', 'alpha', 'node-1']);
   });
 
   it('follows renames, reordering and deletion', async () => {

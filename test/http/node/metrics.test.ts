@@ -59,6 +59,18 @@ describe('POST /api/node/metrics', () => {
     expect(rawCount()).toBe(31);
   });
 
+  it('ignores unknown and Dash-internal fields', async () => {
+    const r = {
+      ...agentReport(),
+      sent_at: 'whenever',
+      server_id: 'not-a-number',
+      display_order: 'x',
+      future: { nested: [1, 2] },
+    };
+    (r.metrics as Record<string, unknown>).virt = { vms: [] };
+    expect((await post(r)).statusCode).toBe(200);
+  });
+
   it('answers the update manifest the upgrade service offers for the reported version', async () => {
     const manifest = {
       id: '0.3.0',

@@ -150,6 +150,24 @@ describe('POST /api/node/static', () => {
     expect(view?.disk.mounts.find((m) => m.mountpoint === '/srv/data')?.fs_type).toBe('ext4');
   });
 
+  it('ignores unknown fields', async () => {
+    const { secret } = seedNode(t.deps);
+    const s = { ...agentStatic(), virt: { kind: 'pve' }, extra: [1, 2, 3] };
+    expect((await post(secret, s)).statusCode).toBe(200);
+  });
+
+  it('503 service_unavailable when the store fails', async () => {
+    const { secret } = seedNode(t.deps);
+    t.deps.store.raw.exec('ALTER TABLE nodes RENAME TO nodes_elsewhere');
+    try {
+      const res = await post(secret, agentStatic());
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'service_unavailable' });
+    } finally {
+      t.deps.store.raw.exec('ALTER TABLE nodes_elsewhere RENAME TO nodes');
+    }
+  });
+
   it('401 without a valid node secret', async () => {
     seedNode(t.deps);
     expect((await post(null, agentStatic())).statusCode).toBe(401);

@@ -1,6 +1,5 @@
-import type { DeviceKind } from '../../store/ports.js';
-
-export type { DeviceKind };
+/** Per-device history series: interface counters, disk IO, disk usage, disk temperature. */
+export type DeviceKind = 'iface' | 'io' | 'usage' | 'temp';
 
 /**
  * Every history metric of reference §4.5 and where it lives. Host metrics are one value per
