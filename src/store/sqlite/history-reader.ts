@@ -16,7 +16,13 @@ import {
   watermarks,
 } from './metrics-jobs-state.js';
 import { rawRowsStatement } from './raw-rows.js';
-import { Agg, ROLLUP_NODE_SHIFT, bucketOfRollupId, decodeRollup } from './rollup-codec.js';
+import {
+  Agg,
+  ROLLUP_NODE_SHIFT,
+  bucketOfRollupId,
+  decodeRollup,
+  decodeRollupHost,
+} from './rollup-codec.js';
 
 /** Picks one series out of a bucket record or a raw row. */
 interface Selector {
@@ -104,13 +110,13 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
       [number, Uint8Array]
     >) {
       const start = bucketOfRollupId(id, bucketMs);
-      const rec = decodeRollup(data);
       const b = Math.floor(start / q.stepMs) * q.stepMs;
       if (sel.host !== undefined) {
-        const a = rec.host[sel.host];
+        const a = decodeRollupHost(data, sel.host);
         if (a && a.count > 0) aggAt(out, b).merge(a);
         continue;
       }
+      const rec = decodeRollup(data);
       for (const d of rec.devices.values()) {
         if (d.kind !== sel.kind || (sel.ids && !sel.ids.has(d.id))) continue;
         const a = d.aggs[sel.index];

@@ -107,6 +107,7 @@ export class ByteWriter {
 
 export class ByteReader {
   pos = 0;
+  private view: DataView | undefined;
   constructor(private readonly buf: Uint8Array) {}
 
   get done(): boolean {
@@ -125,10 +126,16 @@ export class ByteReader {
     }
   }
 
+  /** Little-endian double; one DataView per reader instead of a Buffer view per value. */
   f64(): number {
-    const v = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.pos, 8).readDoubleLE(0);
+    this.view ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    const v = this.view.getFloat64(this.pos, true);
     this.pos += 8;
     return v;
+  }
+
+  skip(bytes: number): void {
+    this.pos += bytes;
   }
 }
 

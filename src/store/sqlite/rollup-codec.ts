@@ -112,6 +112,18 @@ export function encodeRollup(rec: RollupRecord): Buffer {
   return w.finish();
 }
 
+/**
+ * One host series of a rollup record, skipping the others without decoding them (history reads
+ * of host metrics touch hundreds of buckets and need one aggregate from each).
+ */
+export function decodeRollupHost(blob: Uint8Array, index: number): Agg | undefined {
+  const r = new ByteReader(blob);
+  const hostCount = r.varint();
+  if (index >= hostCount) return undefined;
+  for (let i = 0; i < index; i++) if (r.varint() > 0) r.skip(32);
+  return readAgg(r);
+}
+
 export function decodeRollup(blob: Uint8Array): RollupRecord {
   const r = new ByteReader(blob);
   const rec = new RollupRecord();
