@@ -214,4 +214,4 @@ async function historyBench(): Promise<void> {
 }
 
 await frontBench();
-await historyBench();
+if (process.env.BENCH_SKIP_HISTORY !== '1') await historyBench();

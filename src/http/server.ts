@@ -185,14 +185,22 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   };
 
   // Inject-based tests bypass the server factory; keep the 501 rule for them too.
-  app.addHook('onRequest', async (req, reply) => {
-    if (!IMPLEMENTED.has(req.method)) throw new AppError('not_implemented');
+  // Callback-style hooks: these run on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!IMPLEMENTED.has(req.method)) return done(new AppError('not_implemented'));
     // The router lets `:id` match an empty segment (`/api/admin/groups/`); no API path has one.
-    if (routeOf(req) && hasEmptyParam(req.params)) rejectUnrouted(req, reply);
+    if (routeOf(req) && hasEmptyParam(req.params)) {
+      try {
+        rejectUnrouted(req, reply);
+      } catch (err) {
+        return done(err as Error);
+      }
+    }
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (isApiPath(req.url)) reply.header('cache-control', NO_STORE);
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (isApiPath(req.url)) void reply.header('cache-control', NO_STORE);
+    done(null, payload);
   });
   app.addHook('preParsing', async (req, _reply, payload) => {
     const route = routeOf(req);
