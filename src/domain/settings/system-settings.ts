@@ -2,6 +2,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SettingsRepo } from '../../store/ports.js';
 import { isAcceptableLogoUrl } from './logo-url.js';
+import { codePoints, hasControlChars } from '../common/text.js';
 
 export const HISTORY_GUEST_MODES = ['disabled', 'by_node'] as const;
 export const UPDATE_CHANNELS = ['release', 'prerelease'] as const;
@@ -41,14 +42,6 @@ const UPTIME_FIELDS = new Set<keyof SystemSettings>([
 ]);
 const KEY_PREFIX = 'system.';
 
-function hasControlChars(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
-}
-
 function invalid(field: string, why: string): never {
   throw new AppError('invalid_fields', `${field}: ${why}`);
 }
@@ -64,7 +57,7 @@ function text(field: 'page_title' | 'topbar_text', v: unknown, max: number): str
   if (typeof v !== 'string') invalid(field, 'must be a string');
   const t = v.trim();
   if (t === '') return DEFAULT_SETTINGS[field];
-  if ([...t].length > max) invalid(field, `must be at most ${max} characters`);
+  if (codePoints(t) > max) invalid(field, `must be at most ${max} characters`);
   if (hasControlChars(t)) invalid(field, 'must not contain control characters');
   return t;
 }

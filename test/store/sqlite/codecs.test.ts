@@ -11,6 +11,7 @@ import {
   RollupRecord,
   bucketOfRollupId,
   decodeRollup,
+  decodeRollupHost,
   encodeRollup,
   rollupId,
 } from '../../../src/store/sqlite/rollup-codec.js';
@@ -63,6 +64,27 @@ describe('metrics codecs', () => {
     expect(cpu.value('avg')).toBeCloseTo(0.5, 12);
     expect(merged.device('io', 3).aggs[0]!.value('avg')).toBe(200);
     expect(merged.host[5]!.count).toBe(0);
+  });
+
+  it('reads one host series without decoding the rest, identically to the full decode', () => {
+    const rec = new RollupRecord();
+    rec.host[0]!.add(0.25);
+    [3, 7].forEach((v) => rec.host[4]!.add(v));
+    rec.device('io', 3).aggs[0]!.add(100);
+    const blob = encodeRollup(rec);
+    const full = decodeRollup(blob);
+    for (const i of [0, 1, 4, rec.host.length - 1]) {
+      const one = decodeRollupHost(blob, i)!;
+      expect([one.count, one.min, one.max, one.last, one.value('avg')]).toEqual([
+        full.host[i]!.count,
+        full.host[i]!.min,
+        full.host[i]!.max,
+        full.host[i]!.last,
+        full.host[i]!.value('avg'),
+      ]);
+    }
+    expect(decodeRollupHost(blob, 4)!.value('avg')).toBe(5);
+    expect(decodeRollupHost(blob, rec.host.length)).toBeUndefined();
   });
 
   it('an empty aggregate merges as nothing', () => {
