@@ -7,7 +7,7 @@
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     sat: { type: 'string', default: '8' },
     connections: { type: 'string', default: '256' },
     keep: { type: 'boolean', default: false },
+    /** Writes V8 CPU profiles of the Dash process (all threads) into this directory. */
+    profile: { type: 'string' },
   },
 });
 const NODES = Number(args.nodes);
@@ -37,6 +39,42 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** CPU seconds used so far by each thread of a process, keyed by "tid name". */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const tick = 100; // USER_HZ on Linux
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.set(
+        `${tid} ${tid === String(pid) ? 'main' : name}`,
+        (Number(fields[11]) + Number(fields[12])) / tick,
+      );
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Bytes the process has caused to be written to storage so far. */
+function writtenBytes(pid: number): number {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
+}
+
+/** Per-thread CPU microseconds per answered report between two readings. */
+function cpuPerReport(before: Map<string, number>, after: Map<string, number>, reports: number) {
+  const rows = [...after]
+    .map(([k, v]) => [k, ((v - (before.get(k) ?? 0)) * 1e6) / Math.max(1, reports)] as const)
+    .filter(([, us]) => us >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, us]) => n + us, 0);
+  return `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
 }
 
 /** Runs a load phase in the generator process while sampling the server's RSS. */
@@ -145,6 +183,7 @@ async function main(): Promise<void> {
     const basePort = await new Promise<number>((resolve) =>
       base.once('message', (m: { port: number }) => resolve(m.port)),
     );
+    const baseCpu0 = [threadCpu(base.pid!), threadCpu(gen.pid!)] as const;
     const baseSat = await load(gen, base.pid!, {
       port: basePort,
       path: '/api/node/metrics',
@@ -153,10 +192,12 @@ async function main(): Promise<void> {
       seconds: SAT_SECONDS,
       connections: CONNECTIONS,
     });
+    const baseCpu = `server ${cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok)}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok)}`;
     base.kill();
 
     const port = await freePort();
-    const dash = spawn(process.execPath, [join(root, 'dist/main.js'), 'serve'], {
+    const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
+    const dash = spawn(process.execPath, [...profile, join(root, 'dist/main.js'), 'serve'], {
       cwd: root,
       env: {
         ...process.env,
@@ -182,7 +223,12 @@ async function main(): Promise<void> {
       connections: 256,
     });
     const afterOpen = storedBytes(dbPath);
+    const cpuBeforeSat = threadCpu(pid);
+    const genBeforeSat = threadCpu(gen.pid!);
+    const writtenBeforeSat = writtenBytes(pid);
     const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
+    const satWritten = (writtenBytes(pid) - writtenBeforeSat) / Math.max(1, sat.ok);
+    const satCpu = `server ${cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok)}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok)}`;
     const rows = (
       new BetterSqlite3(dbPath, { readonly: true })
         .prepare('SELECT count(*) AS n FROM metrics_raw')
@@ -201,6 +247,9 @@ async function main(): Promise<void> {
     console.log(
       `saturation ratio dash / baseline: ${fmt(sat.perSecond / baseSat.perSecond, 2)}  (target ≥ 0.5)`,
     );
+    console.log(`CPU per report, baseline: ${baseCpu}`);
+    console.log(`CPU per report, dash saturation: ${satCpu}`);
+    console.log(`disk writes per report, dash saturation: ${fmt(satWritten / 1024, 1)} KiB`);
     console.log(
       `open loop ${RATE}/s: p99 ${fmt(open.p99, 2)} ms (target < 20), errors ${open.sent - open.ok} (target 0)`,
     );
@@ -230,6 +279,9 @@ async function main(): Promise<void> {
     );
     console.log(`benchmark took ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
+    // A profiled server must exit on its own to write its profiles.
+    if (args.profile) children.at(-1)?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, args.profile ? 3000 : 0));
     for (const c of children) c.kill('SIGKILL');
     if (!args.keep) rmSync(home, { recursive: true, force: true });
     else console.log(`kept ${home}`);

@@ -251,20 +251,16 @@ export interface MetricsWrite {
   /** Values in HOST_METRICS order; null = not reported. */
   host: Array<number | null>;
   devices: MetricsDeviceSample[];
-  current: Omit<CurrentRow, 'nodeId' | 'receivedAt' | 'firstReceivedAt'>;
+  current: Omit<CurrentRow, 'nodeId' | 'receivedAt' | 'firstReceivedAt' | 'runtimeJson'> & {
+    /** The runtime view; serialised only when the stored projection is due for a rewrite. */
+    runtime: unknown;
+  };
   /** Client address; recorded on the node when this report becomes current. */
   ip: string | null;
 }
 
 /** current: stored and now the node's current projection; history: stored, but older than it. */
 export type MetricsWriteOutcome = 'current' | 'history' | 'expired';
-
-export interface MetricsWriter {
-  /** Resolves once the report is durable (or known to be expired and not stored). */
-  write(entry: MetricsWrite): Promise<MetricsWriteOutcome>;
-  /** Waits for every write submitted so far. */
-  drain(): Promise<void>;
-}
 
 export interface RollupRunResult {
   /** Newest 15-minute bucket end (exclusive) now materialised, if any. */

@@ -15,23 +15,26 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
 /** Everything on the calling thread (in-memory databases, where no second connection exists). */
 export function inlineIngestBackend(db: BetterSqlite3.Database, now: () => number): IngestBackend {
   const host = createIngestHost(db, now);
-  let pending = 0;
+  let queued: Array<{ report: RawReport; resolve: (r: CoreResult) => void }> = [];
   let idle: Array<() => void> = [];
+  // Reports of one tick share a transaction, as they do on the worker thread.
+  const flush = () => {
+    const batch = queued;
+    queued = [];
+    const results = host.core.processBatch(batch.map((q) => q.report));
+    batch.forEach((q, i) => q.resolve(results[i]!));
+    for (const done of idle.splice(0)) done();
+  };
   return {
-    async process(r: RawReport): Promise<CoreResult> {
-      pending++;
-      try {
-        return await host.core.process(r);
-      } finally {
-        if (--pending === 0) for (const done of idle.splice(0)) done();
-      }
+    process(report: RawReport): Promise<CoreResult> {
+      if (queued.length === 0) setImmediate(flush);
+      return new Promise((resolve) => queued.push({ report, resolve }));
     },
     rollup: (at) => host.runner.handle({ type: 'rollup', now: at }),
     retention: (at, days) =>
       host.runner.handle({ type: 'retention', now: at, rawRetentionDays: days }),
     async drain() {
-      if (pending > 0) await new Promise<void>((resolve) => idle.push(resolve));
-      await host.writer.drain();
+      if (queued.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
     async close() {
       await this.drain();

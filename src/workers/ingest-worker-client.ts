@@ -34,13 +34,20 @@ const unavailable = (detail: string): CoreResult => ({
   detail,
 });
 
+/**
+ * Reports per message to the worker (and per transaction there). Small enough that both threads
+ * stay busy at once, large enough that a commit (and its fsync) serves many reports.
+ */
+const BATCH_SIZE = 64;
+
 interface Waiter {
   resolve: (v: never) => void;
   reject: (e: Error) => void;
 }
 
 /**
- * HTTP-thread side of the ingest worker. Reports handed over in one tick travel in one message
+ * HTTP-thread side of the ingest worker. Reports handed over in one tick (at most BATCH_SIZE)
+ * travel in one message
  * (their bodies transferred, not copied) and come back in one. A worker that dies answers what
  * it held with 503 and is replaced on the next request.
  */
@@ -99,7 +106,6 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
   }
 
   function flush(): void {
-    scheduled = false;
     if (queued.length === 0) return;
     const msg: ToWorker = { reports: queued };
     const list = transfer;
@@ -108,7 +114,7 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
     current().postMessage(msg, list);
   }
 
-  function task<T>(req: Exclude<EngineRequest, { type: 'batch' }>): Promise<T> {
+  function task<T>(req: EngineRequest): Promise<T> {
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       tasks.set(id, { resolve: resolve, reject });
@@ -128,9 +134,14 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
       queued.push({ ...r, deadline, body, id });
-      if (!scheduled) {
+      // A full batch leaves at once so the worker starts on it while this thread reads more.
+      if (queued.length >= BATCH_SIZE) flush();
+      else if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        setImmediate(() => {
+          scheduled = false;
+          flush();
+        });
       }
       return new Promise<CoreResult>((resolve) => reports.set(id, resolve));
     },

@@ -7,12 +7,12 @@ import { createIngestHost } from './ingest-host.js';
 
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
- * metrics maintenance tasks. Messages in: {reports: [...]} (one per HTTP-thread tick),
- * {id, task} and {id, close}. Out: {results: [...]} (one per tick here), {id, ok, value|error}.
+ * metrics maintenance tasks. Messages in: {reports: [...]} (one batch from the HTTP thread),
+ * {id, task} and {id, close}. Out: {results: [...]} (one per batch), {id, ok, value|error}.
  */
 export type ToWorker =
   | { reports: Array<RawReport & { id: number }> }
-  | { id: number; task: Exclude<EngineRequest, { type: 'batch' }> }
+  | { id: number; task: EngineRequest }
   | { id: number; close: true };
 
 export type FromWorker =
@@ -33,37 +33,14 @@ db.pragma('foreign_keys = ON');
 db.pragma('cache_size = -8000');
 const host = createIngestHost(db, () => systemClock.now());
 
-let outbox: Array<{ id: number; result: CoreResult }> = [];
-let flushing = false;
-function reply(id: number, result: CoreResult): void {
-  outbox.push({ id, result });
-  if (flushing) return;
-  flushing = true;
-  setImmediate(() => {
-    flushing = false;
-    const results = outbox;
-    outbox = [];
-    port.postMessage({ results } satisfies FromWorker);
-  });
-}
-
-function failure(err: unknown): CoreResult {
-  return {
-    ok: false,
-    code: 'service_unavailable',
-    message: 'the report could not be stored',
-    detail: err instanceof Error ? err.message : String(err),
-  };
-}
-
 port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {
-    for (const r of msg.reports) {
-      host.core.process(r).then(
-        (result) => reply(r.id, result),
-        (err: unknown) => reply(r.id, failure(err)),
-      );
-    }
+    // One message in, one transaction, one message out: answers leave as soon as they are
+    // durable, while the HTTP thread is already gathering the next batch.
+    const results = host.core.processBatch(msg.reports);
+    port.postMessage({
+      results: msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
+    } satisfies FromWorker);
   } else if ('task' in msg) {
     host.runner.handle(msg.task).then(
       (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies FromWorker),
@@ -75,10 +52,8 @@ port.on('message', (msg: ToWorker) => {
         } satisfies FromWorker),
     );
   } else {
-    void host.writer.drain().then(() => {
-      db.close();
-      port.postMessage({ id: msg.id, ok: true, value: null } satisfies FromWorker);
-      port.close();
-    });
+    db.close();
+    port.postMessage({ id: msg.id, ok: true, value: null } satisfies FromWorker);
+    port.close();
   }
 });

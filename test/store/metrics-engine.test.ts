@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
-import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
+import { CURRENT_CHECKPOINT_MS, MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { metricsWrite } from '../support/metrics-writes.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -35,19 +35,44 @@ const current = (nodeId: number) =>
   )[0];
 
 describe('MetricsEngine.commitBatch', () => {
-  it('stores one raw row per report and the newest one as current', () => {
+  it('stores one raw row per report; the stored projection is rewritten once it is 30 s old', () => {
     const out = engine.commitBatch([metricsWrite(1, T0), metricsWrite(1, T0 + 3000, { seq: 1 })]);
     expect(out).toEqual(['current', 'current']);
     expect(rawTimes(1)).toEqual([T0, T0 + 3000]);
-    expect(current(1)).toMatchObject({ received_at: T0 + 3000, first_received_at: T0 });
+    expect(current(1)).toMatchObject({ received_at: T0, first_received_at: T0 });
+    expect(engine.commitBatch([metricsWrite(1, T0 + CURRENT_CHECKPOINT_MS - 1)])).toEqual([
+      'current',
+    ]);
+    expect(current(1)?.received_at).toBe(T0);
+    engine.commitBatch([metricsWrite(1, T0 + CURRENT_CHECKPOINT_MS, { seq: 7 })]);
+    expect(current(1)).toMatchObject({
+      received_at: T0 + CURRENT_CHECKPOINT_MS,
+      first_received_at: T0,
+    });
+    expect(JSON.parse(current(1)!.runtime_json)).toEqual({
+      receivedAt: T0 + CURRENT_CHECKPOINT_MS,
+      seq: 7,
+    });
   });
 
-  it('keeps receive order: an older report committed later is history only', () => {
-    engine.commitBatch([metricsWrite(1, T0 + 3000, { seq: 2 })]);
-    const out = engine.commitBatch([metricsWrite(1, T0, { seq: 1 })]);
-    expect(out).toEqual(['history']);
-    expect(rawTimes(1)).toEqual([T0, T0 + 3000]);
-    expect(JSON.parse(current(1)!.runtime_json)).toEqual({ receivedAt: T0 + 3000, seq: 2 });
+  it('keeps receive order across a restart: the stored projection seeds the order', () => {
+    engine.commitBatch([metricsWrite(1, T0 + 3000)]);
+    const restarted = new MetricsEngine(store.raw, () => now);
+    expect(restarted.commitBatch([metricsWrite(1, T0 + 1000)])).toEqual(['history']);
+    expect(restarted.commitBatch([metricsWrite(1, T0 + 6000)])).toEqual(['current']);
+    expect(rawTimes(1)).toEqual([T0 + 1000, T0 + 3000, T0 + 6000]);
+  });
+
+  it('forgets the receive order of a batch that rolled back', () => {
+    store.raw.exec(`CREATE TRIGGER fail BEFORE INSERT ON metrics_raw WHEN NEW.node_id = 2
+      BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    expect(() => engine.commitBatch([metricsWrite(1, T0 + 3000), metricsWrite(2, T0)])).toThrow(
+      'disk full',
+    );
+    store.raw.exec('DROP TRIGGER fail');
+    expect(rawTimes(1)).toEqual([]);
+    expect(engine.commitBatch([metricsWrite(1, T0 + 1000)])).toEqual(['current']);
+    expect(current(1)?.received_at).toBe(T0 + 1000);
   });
 
   it('orders within one batch too, whatever the arrival order', () => {

@@ -19,7 +19,7 @@ export function metricsWrite(
     devices: sample.devices,
     current: {
       reportedAt: v.reportedAt,
-      runtimeJson: JSON.stringify({ receivedAt, seq: opts.seq ?? 0 }),
+      runtime: { receivedAt, seq: opts.seq ?? 0 },
       smartJson: null,
       thermalJson: null,
       pressureJson: null,

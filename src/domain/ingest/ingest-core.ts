@@ -1,6 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
 import type { NodeReport } from '../../protocol/node-report.js';
-import type { MetricsWriter, MetricsWriteOutcome } from '../../store/ports.js';
+import type { MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
 import type { SidePayloads } from '../front/front-state.js';
 import { runtimeView, type RuntimeView } from '../front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../front/side-views.js';
@@ -38,70 +38,101 @@ export interface ReportProcessor {
   process(report: RawReport): Promise<CoreResult>;
 }
 
+/** Stores a batch in one durable transaction; outcomes in input order. */
+export interface BatchCommitter {
+  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
+}
+
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+type Prepared =
+  | { ok: false; result: CoreResult }
+  | { ok: true; write: MetricsWrite; version: string; runtime: RuntimeView; side: SidePayloads };
 
 /**
  * The CPU-heavy part of POST /api/node/metrics, kept free of HTTP so it can run next to the
- * writer on its own thread: decode the body, apply the value rules, derive the front runtime
- * view, the SMART/thermal/pressure payloads and the history sample, then store durably.
- * Failures come back as data (code + message), never as thrown errors, so they cross threads.
+ * writer on its own thread: decode each body, apply the value rules, derive the front runtime
+ * view, the SMART/thermal/pressure payloads and the history sample, then store the whole batch
+ * in one transaction. Failures come back as data (code + message), never as thrown errors, so
+ * they cross threads. Synchronous on purpose: one batch in, one commit, one batch of answers out
+ * keeps the HTTP thread and this one working side by side instead of taking turns.
  */
-export class IngestCore implements ReportProcessor {
+export class IngestCore {
   constructor(
     private readonly decode: (body: Uint8Array | undefined) => NodeReport,
-    private readonly writer: MetricsWriter,
+    private readonly committer: BatchCommitter,
     private readonly now: () => number,
   ) {}
 
-  async process(r: RawReport): Promise<CoreResult> {
-    let write: Parameters<MetricsWriter['write']>[0];
-    let version: string;
-    let runtime: RuntimeView;
-    let side: SidePayloads;
+  processBatch(reports: readonly RawReport[]): CoreResult[] {
+    const prepared = reports.map((r) => this.prepare(r));
+    const writes: MetricsWrite[] = [];
+    for (const p of prepared) if (p.ok) writes.push(p.write);
+    let outcomes: MetricsWriteOutcome[] = [];
+    let failure: CoreResult | undefined;
+    if (writes.length > 0) {
+      try {
+        outcomes = this.committer.commitBatch(writes);
+      } catch (err) {
+        failure = {
+          ok: false,
+          code: 'service_unavailable',
+          message: 'the report could not be stored',
+          detail: err instanceof Error ? err.message : String(err),
+        };
+      }
+    }
+    let next = 0;
+    return prepared.map((p) => {
+      if (!p.ok) return p.result;
+      const outcome = outcomes[next++] ?? 'expired';
+      if (failure) return failure;
+      if (outcome === 'expired') return expired();
+      return { ok: true, outcome, version: p.version, runtime: p.runtime, side: p.side };
+    });
+  }
+
+  private prepare(r: RawReport): Prepared {
     try {
-      if (this.now() > r.deadline) return expired();
+      if (this.now() > r.deadline) return { ok: false, result: expired() };
       const body = this.decode(r.body);
       const report = validateMetricsReport(body);
       const m = report.metrics;
-      version = report.version;
-      runtime = runtimeView(m, r.receivedAt, report.reportedAt, body.timestamp ?? '');
-      side = {
+      const runtime = runtimeView(m, r.receivedAt, report.reportedAt, body.timestamp ?? '');
+      const side: SidePayloads = {
         smartJson: json(smartView(m.disk?.smart)),
         thermalJson: json(thermalView(m.thermal)),
         pressureJson: json(pressureView(m.pressure)),
       };
       const sample = historySample(m);
-      write = {
+      const write: MetricsWrite = {
         nodeId: r.nodeId,
         receivedAt: r.receivedAt,
         deadline: r.deadline,
         host: sample.host,
         devices: sample.devices,
-        current: { reportedAt: report.reportedAt, runtimeJson: JSON.stringify(runtime), ...side },
+        current: { reportedAt: report.reportedAt, runtime, ...side },
         ip: r.ip,
       };
+      return { ok: true, write, version: report.version, runtime, side };
     } catch (err) {
       if (
         err instanceof AppError &&
         (err.code === 'invalid_request' || err.code === 'invalid_metrics')
       ) {
-        return { ok: false, code: err.code, message: err.message };
+        return { ok: false, result: { ok: false, code: err.code, message: err.message } };
       }
-      throw err;
-    }
-    let outcome: MetricsWriteOutcome;
-    try {
-      outcome = await this.writer.write(write);
-    } catch (err) {
+      // A defect, not the sender's fault: answer 503 and keep the cause for the log.
       return {
         ok: false,
-        code: 'service_unavailable',
-        message: 'the report could not be stored',
-        detail: err instanceof Error ? err.message : String(err),
+        result: {
+          ok: false,
+          code: 'service_unavailable',
+          message: 'the report could not be stored',
+          detail: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        },
       };
     }
-    if (outcome === 'expired') return expired();
-    return { ok: true, outcome, version, runtime, side };
   }
 }
 

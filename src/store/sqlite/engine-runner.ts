@@ -1,3 +1,4 @@
+import type { BatchCommitter } from '../../domain/ingest/ingest-core.js';
 import type {
   MetricsWrite,
   MetricsWriteOutcome,
@@ -10,15 +11,11 @@ import { rollupTask } from './rollup-task.js';
 
 /** What the writer side understands; plain data, so it can cross a worker boundary. */
 export type EngineRequest =
-  | { type: 'batch'; entries: MetricsWrite[] }
-  | { type: 'rollup'; now: number }
-  | { type: 'retention'; now: number; rawRetentionDays: number };
+  { type: 'rollup'; now: number } | { type: 'retention'; now: number; rawRetentionDays: number };
 
-export type EngineResponse<R extends EngineRequest> = R extends { type: 'batch' }
-  ? MetricsWriteOutcome[]
-  : R extends { type: 'rollup' }
-    ? RollupRunResult
-    : RetentionRunResult;
+export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup' }
+  ? RollupRunResult
+  : RetentionRunResult;
 
 interface Waiter<T> {
   resolve: (v: T) => void;
@@ -26,29 +23,27 @@ interface Waiter<T> {
 }
 
 /**
- * Runs engine work cooperatively on the writer connection: ingest batches always go first;
- * maintenance tasks advance one small step at a time in between, so a retention or rollup run
- * never holds ingest back for more than one step.
+ * Runs engine work on the writer connection: ingest batches commit at once, when they arrive;
+ * maintenance tasks advance one small step per event-loop turn in between, so a retention or
+ * rollup run never holds ingest back for more than one step.
  */
-export class EngineRunner {
-  private readonly batches: Array<{ entries: MetricsWrite[] } & Waiter<MetricsWriteOutcome[]>> = [];
+export class EngineRunner implements BatchCommitter {
   private readonly tasks: Array<{ gen: Generator<void, unknown> } & Waiter<unknown>> = [];
   private scheduled = false;
 
   constructor(private readonly engine: MetricsEngine) {}
 
+  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[] {
+    return this.engine.commitBatch(entries);
+  }
+
   handle<R extends EngineRequest>(req: R): Promise<EngineResponse<R>> {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
-      const waiter = { resolve: resolve as (v: unknown) => void, reject };
-      if (req.type === 'batch') {
-        this.batches.push({ entries: req.entries, ...waiter });
-      } else {
-        const gen =
-          req.type === 'rollup'
-            ? rollupTask(this.engine.db, req.now)
-            : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays);
-        this.tasks.push({ gen, ...waiter });
-      }
+      const gen =
+        req.type === 'rollup'
+          ? rollupTask(this.engine.db, req.now)
+          : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays);
+      this.tasks.push({ gen, resolve: resolve as (v: unknown) => void, reject });
       this.kick();
     });
   }
@@ -63,28 +58,19 @@ export class EngineRunner {
   }
 
   private step(): void {
-    const batch = this.batches.shift();
-    if (batch) {
+    const task = this.tasks[0];
+    if (task) {
       try {
-        batch.resolve(this.engine.commitBatch(batch.entries));
-      } catch (err) {
-        batch.reject(err);
-      }
-    } else {
-      const task = this.tasks[0];
-      if (task) {
-        try {
-          const r = task.gen.next();
-          if (r.done) {
-            this.tasks.shift();
-            task.resolve(r.value);
-          }
-        } catch (err) {
+        const r = task.gen.next();
+        if (r.done) {
           this.tasks.shift();
-          task.reject(err);
+          task.resolve(r.value);
         }
+      } catch (err) {
+        this.tasks.shift();
+        task.reject(err);
       }
     }
-    if (this.batches.length > 0 || this.tasks.length > 0) this.kick();
+    if (this.tasks.length > 0) this.kick();
   }
 }

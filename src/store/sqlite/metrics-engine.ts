@@ -19,6 +19,21 @@ class DeadlinePassed extends Error {
 const MAX_KEY_PROBES = 1000;
 
 /**
+ * How old a node's stored current projection may get before a newer report rewrites it. The
+ * live projection is kept in memory by the front state; the stored row only seeds it after a
+ * restart, and history rows are written for every report regardless. Rewriting the ~4 KB row on
+ * every report (every 3 s per node) was most of the disk traffic of ingest.
+ */
+export const CURRENT_CHECKPOINT_MS = 30_000;
+
+interface CurrentMark {
+  /** Receive time of the node's newest report (the live projection's, in memory). */
+  receivedAt: number;
+  /** Receive time of the projection stored in node_current. */
+  storedAt: number;
+}
+
+/**
  * Commits batches of accepted reports: one raw history row each, plus the current projection
  * when the report is the newest the node has had (server receive order, spec §4.4 rule 3).
  * Synchronous; it runs wherever the writer connection lives (worker thread or inline).
@@ -28,7 +43,12 @@ export class MetricsEngine {
   private readonly insertRaw: BetterSqlite3.Statement<unknown[]>;
   private readonly upsertCurrent: BetterSqlite3.Statement<unknown[]>;
   private readonly updateIp: BetterSqlite3.Statement<[string, number, string]>;
+  private readonly selectCurrent: BetterSqlite3.Statement<[number], { received_at: number }>;
   private readonly knownIp = new Map<number, string>();
+  /** Per node: newest receive time and the stored projection's; reads node_current once. */
+  private readonly marks = new Map<number, CurrentMark | null>();
+  /** Marks changed by the open transaction; they replace `marks` only after COMMIT. */
+  private readonly staged = new Map<number, CurrentMark>();
   /** Reused bind array for raw inserts: node, time, host columns, devices blob. */
   private readonly rawParams: unknown[] = new Array<unknown>(HOST_COLUMNS.length + 3);
 
@@ -52,6 +72,7 @@ export class MetricsEngine {
          thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
        WHERE excluded.received_at >= node_current.received_at`,
     );
+    this.selectCurrent = db.prepare('SELECT received_at FROM node_current WHERE node_id = ?');
     this.updateIp = db.prepare('UPDATE nodes SET ip = ? WHERE id = ? AND ip IS NOT ?');
   }
 
@@ -69,6 +90,7 @@ export class MetricsEngine {
       if (live.length === 0) break;
       try {
         this.devices.begin();
+        this.staged.clear();
         const ipChanges: Array<[number, string]> = [];
         this.db.transaction(() => {
           outcomes.clear();
@@ -79,6 +101,7 @@ export class MetricsEngine {
         })();
         this.devices.commit();
         for (const [id, ip] of ipChanges) this.knownIp.set(id, ip);
+        for (const [id, mark] of this.staged) this.marks.set(id, mark);
         break;
       } catch (err) {
         this.devices.rollback();
@@ -107,22 +130,41 @@ export class MetricsEngine {
       if (probe >= MAX_KEY_PROBES) throw new Error(`no free raw key for node ${e.nodeId}`);
       params[1] = (params[1] as number) + 1;
     }
-    const c = e.current;
-    const changed = this.upsertCurrent.run(
-      e.nodeId,
-      e.receivedAt,
-      c.reportedAt,
-      e.receivedAt,
-      c.runtimeJson,
-      c.smartJson,
-      c.thermalJson,
-      c.pressureJson,
-    ).changes;
-    if (changed === 0) return 'history';
+    const mark = this.markOf(e.nodeId);
+    // Spec §4.4 rule 3: an older report (by receive time) stays history only.
+    if (mark && e.receivedAt < mark.receivedAt) return 'history';
+    let storedAt = mark?.storedAt;
+    if (storedAt === undefined || e.receivedAt - storedAt >= CURRENT_CHECKPOINT_MS) {
+      const c = e.current;
+      this.upsertCurrent.run(
+        e.nodeId,
+        e.receivedAt,
+        c.reportedAt,
+        e.receivedAt,
+        JSON.stringify(c.runtime),
+        c.smartJson,
+        c.thermalJson,
+        c.pressureJson,
+      );
+      storedAt = e.receivedAt;
+    }
+    this.staged.set(e.nodeId, { receivedAt: e.receivedAt, storedAt });
     if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) {
       this.updateIp.run(e.ip, e.nodeId, e.ip);
       ipChanges.push([e.nodeId, e.ip]);
     }
     return 'current';
+  }
+
+  private markOf(nodeId: number): CurrentMark | null {
+    const staged = this.staged.get(nodeId);
+    if (staged) return staged;
+    let mark = this.marks.get(nodeId);
+    if (mark === undefined) {
+      const row = this.selectCurrent.get(nodeId);
+      mark = row ? { receivedAt: row.received_at, storedAt: row.received_at } : null;
+      this.marks.set(nodeId, mark);
+    }
+    return mark;
   }
 }
