@@ -26,7 +26,18 @@ export interface ServerOptions {
   trustProxy?: string[];
   /** Handles non-API paths (SPA, /deploy, /theme); default answers 404. */
   fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown;
+  /** Hot-path handlers tried, in order, before Fastify sees a request (see FastLane). */
+  fastLanes?: readonly FastLane[];
 }
+
+/**
+ * A handler for one hot request shape that answers on the bare node:http objects, skipping
+ * Fastify's routing, hooks and reply pipeline. It returns false, without touching the request,
+ * for anything outside its shape (errors, unusual headers), so the router answers those with
+ * the same conventions as always; what it answers itself must be byte-for-byte what the route
+ * would have answered (tests compare the two). Lanes are skipped once the server is closing.
+ */
+export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const IMPLEMENTED = new Set<string>(IMPLEMENTED_METHODS);
 const NO_STORE = 'no-store';
@@ -73,17 +84,21 @@ function respondNotImplemented(res: ServerResponse): void {
 
 /**
  * Methods outside the six implemented ones are answered before Fastify routes them; CONNECT
- * never reaches a request handler in Node, so it is answered on its own event.
+ * never reaches a request handler in Node, so it is answered on its own event. Fast lanes come
+ * next, then Fastify.
  */
-function serverFactory(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const server = createServer((req, res) => {
-    if (!IMPLEMENTED.has(req.method ?? '')) respondNotImplemented(res);
-    else handler(req, res);
-  });
-  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
-    writeRawError(socket, 501, 'not_implemented'),
-  );
-  return server;
+function serverFactoryWith(lanes: readonly FastLane[], closing: () => boolean) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const server = createServer((req, res) => {
+      if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
+      if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
+      handler(req, res);
+    });
+    server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+      writeRawError(socket, 501, 'not_implemented'),
+    );
+    return server;
+  };
 }
 
 function makeAjv(coerce: boolean): Ajv {
@@ -155,18 +170,24 @@ function mapError(err: unknown, req: FastifyRequest): AppError {
 
 /** Fastify instance with every cross-cutting /api convention (spec §4.1, §7) applied once. */
 export function createHttpServer(opts: ServerOptions): FastifyInstance {
+  let closing = false;
   const app = Fastify({
     loggerInstance: opts.logger,
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     bodyLimit: API_BODY_LIMIT,
-    serverFactory,
+    serverFactory: serverFactoryWith(opts.fastLanes ?? [], () => closing),
     clientErrorHandler,
     trustProxy: opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   }) as unknown as FastifyInstance;
+
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   const bodyAjv = makeAjv(false);
   const queryAjv = makeAjv(true);
