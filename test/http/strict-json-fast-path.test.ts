@@ -54,6 +54,8 @@ describe('strict JSON fast path (JSON.parse + member count)', () => {
     ['long digit strings in values', '{"serial":"12345678901234567890123"}'],
     ['19-digit integers', '{"n":9223372036854775807,"m":-9223372036854775809}'],
     ['large exponents', '{"x":1e308,"y":1.5e19}'],
+    ['integers at the fast-path limit', '{"n":1000000000000000000,"m":[-999999999999999999]}'],
+    ['a colon after whitespace inside a string', '{"a":"x :y","b":"\t:"}'],
     ['an infinite literal', '{"x":1e400}'],
     ['deep nesting at the limit', `${'['.repeat(256)}${']'.repeat(256)}`],
     ['deep nesting over the limit', `${'['.repeat(257)}${']'.repeat(257)}`],
