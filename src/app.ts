@@ -3,17 +3,24 @@ import type { AppDeps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { routeTable } from './http/route-table.js';
 import { buildGuards } from './http/plugins/guards.js';
+import { nodeMetricsLane } from './http/lanes/node-metrics-lane.js';
 import { registerDeployRoutes } from './http/static/deploy.js';
 import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
 
+export interface BuildAppOptions {
+  /** Hot-path handlers before Fastify (default on); tests turn them off to compare answers. */
+  fastLanes?: boolean;
+}
+
 /** Builds the HTTP application; never listens, so tests drive it with inject(). */
-export function buildApp(deps: AppDeps): FastifyInstance {
+export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInstance {
   const app = createHttpServer({
     logger: deps.log,
     routes: routeTable(deps),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
     fallback: createSpaHandler({ root: defaultWebRoot() }),
+    fastLanes: opts.fastLanes === false ? [] : [nodeMetricsLane(deps, deps.config.trustedProxies)],
   });
   registerDeployRoutes(app, deps);
   return app;

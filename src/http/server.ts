@@ -138,8 +138,12 @@ function isStoreError(err: unknown): boolean {
 }
 
 function mapError(err: unknown, req: FastifyRequest): AppError {
+  return toAppError(err, routeOf(req));
+}
+
+/** The answer for any failure while serving `route`: the one mapping of errors to codes. */
+export function toAppError(err: unknown, route: RouteDef | undefined): AppError {
   if (err instanceof AppError) return err;
-  const route = routeOf(req);
   if (err instanceof JsonSyntaxError) {
     return new AppError(
       route?.jsonErrorCode ?? 'invalid_request',

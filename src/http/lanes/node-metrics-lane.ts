@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
+import type { AppDeps } from '../../deps.js';
+import { writeAppError, writeJson } from '../fast-lane-reply.js';
+import { isJsonMediaType } from '../media-type.js';
+import { NODE_BODY_LIMIT } from '../route-def.js';
+import { toAppError, type FastLane } from '../server.js';
+
+type LaneDeps = Pick<AppDeps, 'clock' | 'log' | 'nodeSecrets' | 'metricsIngest'>;
+
+/**
+ * POST /api/node/metrics without Fastify: the request every node sends every few seconds, so
+ * the router, hooks and reply pipeline are a large share of its cost on the HTTP thread. The
+ * lane takes only a well-formed request from a known node — exact path, JSON media type, a
+ * Content-Length within the limit, no transfer or content coding — and answers it exactly as
+ * the route does (routes/node/metrics.ts; tests compare the two). Anything else, including
+ * every 401/413/415 case, is left to the router.
+ */
+export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[] = []): FastLane {
+  const trust = trustedProxies.length > 0 ? proxyAddr.compile([...trustedProxies]) : undefined;
+  const clientIp = (req: IncomingMessage): string | null =>
+    (trust ? proxyAddr(req, trust) : req.socket.remoteAddress) ?? null;
+
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/api/node/metrics') return false;
+    const receivedAt = deps.clock.now();
+    const h = req.headers;
+    const secret = h['x-node-secret'];
+    const length = Number(h['content-length']);
+    if (
+      typeof secret !== 'string' ||
+      secret === '' ||
+      !(length > 0 && length <= NODE_BODY_LIMIT) ||
+      h['transfer-encoding'] !== undefined ||
+      h['content-encoding'] !== undefined ||
+      !isJsonMediaType(h['content-type'])
+    ) {
+      return false;
+    }
+    const nodeId = deps.nodeSecrets.lookup(secret);
+    if (nodeId === undefined) return false;
+
+    // Content-Length is known and enforced by the HTTP parser: read into one exact buffer.
+    const body = Buffer.allocUnsafe(length);
+    let filled = 0;
+    // An aborted upload just ends; there is no one left to answer.
+    req.on('error', () => {});
+    req.on('data', (chunk: Buffer) => {
+      filled += chunk.copy(body, filled);
+    });
+    req.on('end', () => {
+      deps.metricsIngest.accept({ nodeId, receivedAt, body, ip: clientIp(req) }).then(
+        ({ update }) => {
+          const u = update && {
+            id: update.id,
+            version: update.version,
+            url: update.url,
+            sha256: update.sha256,
+            size: update.size,
+          };
+          writeJson(res, 200, JSON.stringify({ ok: true, update: u }));
+        },
+        (err: unknown) => {
+          const appErr = toAppError(err, undefined);
+          if (appErr.status >= 500) deps.log.error({ err, code: appErr.code }, 'request failed');
+          writeAppError(res, appErr);
+        },
+      );
+    });
+    return true;
+  };
+}
