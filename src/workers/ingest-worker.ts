@@ -1,3 +1,4 @@
+import { fdatasync, openSync, fstatSync, statSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
@@ -26,21 +27,82 @@ const port = parentPort;
 const { path } = workerData as { path: string };
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
+// Commits write the WAL without waiting for the disk; walSync below makes them durable before
+// anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
+db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
 // Inserts land on a different leaf page per node; beyond a few MB the cache only adds memory.
 db.pragma('cache_size = -8000');
 const host = createIngestHost(db, () => systemClock.now());
 
+type Answer = { id: number; result: CoreResult };
+
+/**
+ * Group fsync of the WAL: answers of committed batches wait for the next fdatasync that starts
+ * after their commit (one in flight at a time, so every sync covers all batches before it).
+ * Same guarantee as synchronous=FULL — a 200 means the report survives power loss — without
+ * blocking this thread on the disk.
+ */
+const walSync = (() => {
+  const walPath = `${path}-wal`;
+  let fd: number | undefined;
+  let syncing = false;
+  let waiting: Answer[] = [];
+  const idle: Array<() => void> = [];
+  const walFd = (): number => {
+    // The WAL is created on first write and may be replaced while no connection is open.
+    if (fd !== undefined && fstatSync(fd).ino === statSync(walPath).ino) return fd;
+    if (fd !== undefined) closeSync(fd);
+    fd = openSync(walPath, 'r');
+    return fd;
+  };
+  const start = (): void => {
+    const answers = waiting;
+    waiting = [];
+    syncing = true;
+    const done = (err: Error | null): void => {
+      syncing = false;
+      port.postMessage({
+        results: err ? answers.map(({ id }) => ({ id, result: syncFailure(err) })) : answers,
+      } satisfies FromWorker);
+      if (waiting.length > 0) start();
+      else for (const resolve of idle.splice(0)) resolve();
+    };
+    try {
+      fdatasync(walFd(), done);
+    } catch (err) {
+      done(err as Error);
+    }
+  };
+  return {
+    after(answers: Answer[]): void {
+      waiting.push(...answers);
+      if (!syncing) start();
+    },
+    /** Resolves once every answer handed over so far has been sent. */
+    idle(): Promise<void> {
+      if (!syncing && waiting.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idle.push(resolve));
+    },
+  };
+})();
+
+function syncFailure(err: Error): CoreResult {
+  return {
+    ok: false,
+    code: 'service_unavailable',
+    message: 'the report could not be stored',
+    detail: `WAL sync failed: ${err.message}`,
+  };
+}
+
 port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {
-    // One message in, one transaction, one message out: answers leave as soon as they are
-    // durable, while the HTTP thread is already gathering the next batch.
+    // One message in, one transaction; the answers leave once the WAL is on disk, while this
+    // thread already works on the next batch.
     const results = host.core.processBatch(msg.reports);
-    port.postMessage({
-      results: msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
-    } satisfies FromWorker);
+    walSync.after(msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })));
   } else if ('task' in msg) {
     host.runner.handle(msg.task).then(
       (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies FromWorker),
@@ -52,8 +114,10 @@ port.on('message', (msg: ToWorker) => {
         } satisfies FromWorker),
     );
   } else {
-    db.close();
-    port.postMessage({ id: msg.id, ok: true, value: null } satisfies FromWorker);
-    port.close();
+    void walSync.idle().then(() => {
+      db.close();
+      port.postMessage({ id: msg.id, ok: true, value: null } satisfies FromWorker);
+      port.close();
+    });
   }
 });
