@@ -179,14 +179,16 @@ export async function createDeps(
   const updateOffers: UpdateOffers = nodeUpgrades;
   const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
   const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
+  const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
   const ingestBackend =
     ingestMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerIngestBackend(config.database.path, log, () => clock.now())
-      : inlineIngestBackend(store.raw, () => clock.now());
+      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec)
+      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec);
   const front = new FrontState({
     repo: frontRepo(store.db),
-    staleAfterSec: Math.ceil(config.nodeOfflineThresholdMs / 1000),
+    staleAfterSec,
     warn: (msg, ctx) => log.warn(ctx, msg),
+    onFacts: (nodeId, facts) => ingestBackend.setRenderFacts(nodeId, facts),
   });
   await front.load();
   nodeEvents.on((event) => front.onNodeEvent(event));

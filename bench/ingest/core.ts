@@ -33,10 +33,32 @@ try {
   await seedNodes(home, NODES);
   const db = new BetterSqlite3(join(home, 'dash.db'));
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  // As on the worker: COMMIT does not wait for the disk (the WAL is synced apart).
+  db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -8000');
   let now = Date.now();
-  const host = createIngestHost(db, () => now);
+  const host = createIngestHost(db, () => now, 15);
+  // Render facts as the front state sends them, so views are rendered here as in production.
+  for (let id = 1; id <= NODES; id++) {
+    host.core.setFacts(id, {
+      os: 'linux',
+      platform: 'debian',
+      platformVersion: '12.8',
+      kernelVersion: '6.1.0-28-amd64',
+      arch: 'amd64',
+      static: {
+        cpu: {
+          modelName: 'Intel(R) Xeon(R) E-2276G',
+          sockets: 1,
+          coresPhysical: 6,
+          coresLogical: 12,
+        },
+        memory: { total: 16 * 1024 ** 3, swapTotal: 2 * 1024 ** 3 },
+        raid: { supported: true, available: true },
+        root: { path: '/', fsType: 'ext4', total: 500 * 1024 ** 3 },
+      },
+    });
+  }
   const bodies = Array.from(
     { length: 32 },
     (_, seq) => new Uint8Array(Buffer.from(JSON.stringify(agentReport({ seq })))),

@@ -9,8 +9,12 @@ import { MetricsEngine } from '../store/sqlite/metrics-engine.js';
  * projection, rollups, retention) and the report pipeline that commits one batch at a time. Built once
  * per writer thread, or on the main thread for in-memory databases.
  */
-export function createIngestHost(db: BetterSqlite3.Database, now: () => number) {
+export function createIngestHost(
+  db: BetterSqlite3.Database,
+  now: () => number,
+  staleAfterSec: number,
+) {
   const runner = new EngineRunner(new MetricsEngine(db, now));
-  const core = new IngestCore(nodeReportDecoder(), runner, now);
+  const core = new IngestCore(nodeReportDecoder(), runner, now, staleAfterSec);
   return { runner, core };
 }

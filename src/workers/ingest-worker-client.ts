@@ -8,15 +8,16 @@ import type { Logger } from '../platform/logger.js';
 import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import type { IngestBackend } from './ingest-backend.js';
-import type { FromWorker, ToWorker } from './ingest-worker.js';
+import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
+import type { RenderFacts } from '../domain/front/render.js';
 
 /**
  * The built JS worker, or, when running from TypeScript sources (dev, tests), a bootstrap that
  * loads it through tsx: loader flags are not inherited by worker threads on Node 20.
  */
-function newWorker(path: string): Worker {
+function newWorker(workerData: IngestWorkerData): Worker {
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./ingest-worker.js', import.meta.url), { workerData: { path } });
+    return new Worker(new URL('./ingest-worker.js', import.meta.url), { workerData });
   }
   const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
   const api = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
@@ -24,7 +25,7 @@ function newWorker(path: string): Worker {
   const boot =
     `import(${JSON.stringify(api)}).then((tsx) => ` +
     `tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { eval: true, workerData: { path } });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 const unavailable = (detail: string): CoreResult => ({
@@ -51,7 +52,12 @@ interface Waiter {
  * (their bodies transferred, not copied) and come back in one. A worker that dies answers what
  * it held with 503 and is replaced on the next request.
  */
-export function startIngestWorker(path: string, log: Logger, now: () => number): IngestBackend {
+export function startIngestWorker(
+  path: string,
+  log: Logger,
+  now: () => number,
+  staleAfterSec: number,
+): IngestBackend {
   let worker: Worker | undefined;
   let nextId = 1;
   const reports = new Map<number, (r: CoreResult) => void>();
@@ -61,13 +67,16 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
   let scheduled = false;
   let closing = false;
   const idle: Array<() => void> = [];
+  // Replayed into a replacement worker, so it renders views as the one before did.
+  const facts = new Map<number, RenderFacts>();
 
   function settleIdle(): void {
     if (reports.size === 0 && queued.length === 0) for (const done of idle.splice(0)) done();
   }
 
   function start(): Worker {
-    const w = newWorker(path);
+    const w = newWorker({ path, staleAfterSec });
+    if (facts.size > 0) w.postMessage({ facts: [...facts] } satisfies ToWorker);
     w.on('message', (msg: FromWorker) => {
       if ('results' in msg) {
         for (const { id, result } of msg.results) {
@@ -144,6 +153,12 @@ export function startIngestWorker(path: string, log: Logger, now: () => number):
         });
       }
       return new Promise<CoreResult>((resolve) => reports.set(id, resolve));
+    },
+    setRenderFacts(nodeId, f) {
+      if (f) facts.set(nodeId, f);
+      else facts.delete(nodeId);
+      // Before any report still queued here: those were received before the change anyway.
+      current().postMessage({ facts: [[nodeId, f]] } satisfies ToWorker);
     },
     rollup: (now) => task<RollupRunResult>({ type: 'rollup', now }),
     retention: (now, rawRetentionDays) =>

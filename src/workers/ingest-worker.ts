@@ -1,6 +1,7 @@
 import { fdatasync, openSync, fstatSync, statSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import type { RenderFacts } from '../domain/front/render.js';
 import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
@@ -9,10 +10,11 @@ import { createIngestHost } from './ingest-host.js';
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
  * metrics maintenance tasks. Messages in: {reports: [...]} (one batch from the HTTP thread),
- * {id, task} and {id, close}. Out: {results: [...]} (one per batch), {id, ok, value|error}.
+ * {facts: [...]} (render facts of nodes), {id, task} and {id, close}. Out: {results: [...]} (one per batch), {id, ok, value|error}.
  */
 export type ToWorker =
   | { reports: Array<RawReport & { id: number }> }
+  | { facts: Array<[number, RenderFacts | null]> }
   | { id: number; task: EngineRequest }
   | { id: number; close: true };
 
@@ -24,7 +26,12 @@ export type FromWorker =
 if (!parentPort) throw new Error('ingest-worker must run as a worker thread');
 const port = parentPort;
 
-const { path } = workerData as { path: string };
+export interface IngestWorkerData {
+  path: string;
+  staleAfterSec: number;
+}
+
+const { path, staleAfterSec } = workerData as IngestWorkerData;
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 // Commits write the WAL without waiting for the disk; walSync below makes them durable before
@@ -34,7 +41,7 @@ db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
 // Inserts land on a different leaf page per node; beyond a few MB the cache only adds memory.
 db.pragma('cache_size = -8000');
-const host = createIngestHost(db, () => systemClock.now());
+const host = createIngestHost(db, () => systemClock.now(), staleAfterSec);
 
 type Answer = { id: number; result: CoreResult };
 
@@ -103,6 +110,8 @@ port.on('message', (msg: ToWorker) => {
     // thread already works on the next batch.
     const results = host.core.processBatch(msg.reports);
     walSync.after(msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })));
+  } else if ('facts' in msg) {
+    for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);
   } else if ('task' in msg) {
     host.runner.handle(msg.task).then(
       (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies FromWorker),

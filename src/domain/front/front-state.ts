@@ -2,19 +2,22 @@ import type { NodeView } from '../../protocol/front-view.js';
 import type { CurrentRow, FrontRepo } from '../../store/ports.js';
 import type { NodeEvent } from '../nodes/node-events.js';
 import { nodeMetaFromRow, type NodeMeta } from './node-meta.js';
-import { renderBody, renderNodePart, serializeBody } from './render.js';
+import {
+  renderBodyJson,
+  renderFacts,
+  renderNodePart,
+  sameFacts,
+  type RenderFacts,
+  type SidePayloads,
+} from './render.js';
 import type { RuntimeView } from './runtime-view.js';
 import { ViewSlab } from './view-slab.js';
 
-/** SMART / thermal / pressure JSON of one report, cached apart from the snapshot. */
-export interface SidePayloads {
-  smartJson: string | null;
-  thermalJson: string | null;
-  pressureJson: string | null;
-}
+export type { SidePayloads } from './render.js';
 
 interface Entry {
   meta: NodeMeta;
+  facts: RenderFacts;
   nodeJson: string;
   /** Receive time of the projected report; undefined until the node's first report. */
   receivedAt?: number;
@@ -33,6 +36,11 @@ export interface FrontStateOptions {
   /** ceil(node offline threshold in seconds): the view's observation.stale_after_sec. */
   staleAfterSec: number;
   warn: (msg: string, ctx: Record<string, unknown>) => void;
+  /**
+   * Told whenever what a node's view body is rendered from changes (null: the node is gone),
+   * so whoever renders report views ahead of apply (the ingest thread) stays in step.
+   */
+  onFacts?: (nodeId: number, facts: RenderFacts | null) => void;
 }
 
 /**
@@ -97,19 +105,18 @@ export class FrontState {
    */
   apply(nodeId: number, runtime: RuntimeView, side: SidePayloads): boolean {
     const e = this.entries.get(nodeId);
-    const at = runtime.receivedAt;
-    if (!e || (e.receivedAt !== undefined && e.receivedAt > at)) return false;
+    if (!e) return false;
+    const body = renderBodyJson(e.facts, runtime, side, this.opts.staleAfterSec);
+    return this.applyRendered(nodeId, runtime.receivedAt, body);
+  }
+
+  /** The same as apply, for a body already rendered by renderBodyJson (on the ingest thread). */
+  applyRendered(nodeId: number, receivedAt: number, bodyJson: string): boolean {
+    const e = this.entries.get(nodeId);
+    if (!e || (e.receivedAt !== undefined && e.receivedAt > receivedAt)) return false;
     const firstTime = e.receivedAt === undefined;
-    e.receivedAt = at;
-    // The payloads belong to this very report (same received_at), so they are spliced in; a
-    // payload the report lacks is absent rather than carried over from an older report.
-    const { head, tail } = serializeBody(renderBody(e.meta, runtime, this.opts.staleAfterSec));
-    const rest = [head];
-    if (side.smartJson !== null) rest.push(',"smart":', side.smartJson);
-    rest.push(tail);
-    if (side.thermalJson !== null) rest.push(',"thermal":', side.thermalJson);
-    if (side.pressureJson !== null) rest.push(',"pressure":', side.pressureJson);
-    e.slab.write(e.nodeJson, rest);
+    e.receivedAt = receivedAt;
+    e.slab.write(e.nodeJson, [bodyJson]);
     this.changed(firstTime);
     return true;
   }
@@ -128,7 +135,7 @@ export class FrontState {
   async onNodeEvent(event: NodeEvent): Promise<void> {
     switch (event.type) {
       case 'deleted':
-        if (this.entries.delete(event.nodeId)) this.changed(true);
+        this.drop(event.nodeId);
         return;
       case 'created':
       case 'updated':
@@ -212,7 +219,7 @@ export class FrontState {
   private async loadNode(nodeId: number, force = false): Promise<NodeMeta | undefined> {
     const [row] = await this.opts.repo.liveNodes([nodeId]);
     if (!row) {
-      if (this.entries.delete(nodeId)) this.changed(true);
+      this.drop(nodeId);
       return undefined;
     }
     const known = this.entries.has(nodeId);
@@ -230,15 +237,24 @@ export class FrontState {
   private putMeta(meta: NodeMeta): void {
     const e = this.entries.get(meta.id);
     const nodeJson = JSON.stringify(renderNodePart(meta));
+    const facts = renderFacts(meta);
+    if (!e || !sameFacts(e.facts, facts)) this.opts.onFacts?.(meta.id, facts);
     if (e) {
       e.meta = meta;
+      e.facts = facts;
       if (nodeJson !== e.nodeJson) {
         e.nodeJson = nodeJson;
         e.slab.replaceNode(nodeJson);
       }
     } else {
-      this.entries.set(meta.id, { meta, nodeJson, slab: new ViewSlab() });
+      this.entries.set(meta.id, { meta, facts, nodeJson, slab: new ViewSlab() });
     }
+  }
+
+  private drop(nodeId: number): void {
+    if (!this.entries.delete(nodeId)) return;
+    this.opts.onFacts?.(nodeId, null);
+    this.changed(true);
   }
 
   private restore(c: CurrentRow): void {

@@ -28,7 +28,60 @@ export function renderNodePart(meta: NodeMeta): NodeView['node'] {
 
 export type RenderedBody = Omit<NodeView, 'node' | 'thermal' | 'pressure'>;
 
-export function renderBody(meta: NodeMeta, rt: RuntimeView, staleAfterSec: number): RenderedBody {
+/** The parts of a node's record and static report the view body is rendered from. */
+export type RenderFacts = Pick<
+  NodeMeta,
+  'os' | 'platform' | 'platformVersion' | 'kernelVersion' | 'arch' | 'static'
+>;
+
+export function renderFacts(meta: NodeMeta): RenderFacts {
+  const { os, platform, platformVersion, kernelVersion, arch } = meta;
+  return { os, platform, platformVersion, kernelVersion, arch, static: meta.static };
+}
+
+export function sameFacts(a: RenderFacts, b: RenderFacts): boolean {
+  return (
+    a.os === b.os &&
+    a.platform === b.platform &&
+    a.platformVersion === b.platformVersion &&
+    a.kernelVersion === b.kernelVersion &&
+    a.arch === b.arch &&
+    (a.static === b.static || JSON.stringify(a.static) === JSON.stringify(b.static))
+  );
+}
+
+/** SMART / thermal / pressure JSON of one report, kept apart from the runtime view. */
+export interface SidePayloads {
+  smartJson: string | null;
+  thermalJson: string | null;
+  pressureJson: string | null;
+}
+
+/**
+ * Everything of the view after the `node` member, as JSON (without the leading comma): the body
+ * with the report's own SMART / thermal / pressure payloads spliced in; a payload the report
+ * lacks is absent rather than carried over from an older report (spec §2.3).
+ */
+export function renderBodyJson(
+  facts: RenderFacts,
+  rt: RuntimeView,
+  side: SidePayloads,
+  staleAfterSec: number,
+): string {
+  const { head, tail } = serializeBody(renderBody(facts, rt, staleAfterSec));
+  let out = head;
+  if (side.smartJson !== null) out += ',"smart":' + side.smartJson;
+  out += tail;
+  if (side.thermalJson !== null) out += ',"thermal":' + side.thermalJson;
+  if (side.pressureJson !== null) out += ',"pressure":' + side.pressureJson;
+  return out;
+}
+
+export function renderBody(
+  meta: RenderFacts,
+  rt: RuntimeView,
+  staleAfterSec: number,
+): RenderedBody {
   const st = meta.static;
   const cpu: NodeView['cpu'] = {
     usage_ratio: rt.cpu.usage,

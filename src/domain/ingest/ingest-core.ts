@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.js';
 import type { NodeReport } from '../../protocol/node-report.js';
 import type { MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
-import type { SidePayloads } from '../front/front-state.js';
+import { renderBodyJson, type RenderFacts, type SidePayloads } from '../front/render.js';
 import { runtimeView, type RuntimeView } from '../front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../front/side-views.js';
 import { historySample } from './history-sample.js';
@@ -29,9 +29,15 @@ export type CoreResult =
       ok: true;
       outcome: MetricsWriteOutcome;
       version: string;
-      runtime: RuntimeView;
-      side: SidePayloads;
+      view: ReportView;
     };
+
+/**
+ * The report's front view: rendered here when the node's render facts are known (always, in
+ * practice: the HTTP thread sends them before the node's first report), else the parts to
+ * render it from.
+ */
+export type ReportView = { bodyJson: string } | { runtime: RuntimeView; side: SidePayloads };
 
 /** Where reports are decoded, validated and stored (a worker thread, or inline). */
 export interface ReportProcessor {
@@ -47,7 +53,7 @@ const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 type Prepared =
   | { ok: false; result: CoreResult }
-  | { ok: true; write: MetricsWrite; version: string; runtime: RuntimeView; side: SidePayloads };
+  | { ok: true; write: MetricsWrite; version: string; view: ReportView };
 
 /**
  * The CPU-heavy part of POST /api/node/metrics, kept free of HTTP so it can run next to the
@@ -58,11 +64,21 @@ type Prepared =
  * keeps the HTTP thread and this one working side by side instead of taking turns.
  */
 export class IngestCore {
+  private readonly facts = new Map<number, RenderFacts>();
+
   constructor(
     private readonly decode: (body: Uint8Array | undefined) => NodeReport,
     private readonly committer: BatchCommitter,
     private readonly now: () => number,
+    /** The view's observation.stale_after_sec. */
+    private readonly staleAfterSec: number,
   ) {}
+
+  /** What each node's view body is rendered from, kept in step by the front state. */
+  setFacts(nodeId: number, facts: RenderFacts | null): void {
+    if (facts) this.facts.set(nodeId, facts);
+    else this.facts.delete(nodeId);
+  }
 
   processBatch(reports: readonly RawReport[]): CoreResult[] {
     const prepared = reports.map((r) => this.prepare(r));
@@ -88,7 +104,7 @@ export class IngestCore {
       const outcome = outcomes[next++] ?? 'expired';
       if (failure) return failure;
       if (outcome === 'expired') return expired();
-      return { ok: true, outcome, version: p.version, runtime: p.runtime, side: p.side };
+      return { ok: true, outcome, version: p.version, view: p.view };
     });
   }
 
@@ -114,7 +130,13 @@ export class IngestCore {
         current: { reportedAt: report.reportedAt, runtime, ...side },
         ip: r.ip,
       };
-      return { ok: true, write, version: report.version, runtime, side };
+      // Rendering here, beside the decode, spares the HTTP thread both the rendering and the
+      // copy of the runtime object across threads: a string crosses instead.
+      const facts = this.facts.get(r.nodeId);
+      const view: ReportView = facts
+        ? { bodyJson: renderBodyJson(facts, runtime, side, this.staleAfterSec) }
+        : { runtime, side };
+      return { ok: true, write, version: report.version, view };
     } catch (err) {
       if (
         err instanceof AppError &&

@@ -60,7 +60,13 @@ export class MetricsIngest {
       throw new AppError(res.code, res.message);
     }
     this.d.receipts.recordReceipt(r.nodeId, r.receivedAt);
-    if (res.outcome === 'current' && this.d.front.apply(r.nodeId, res.runtime, res.side)) {
+    const view = res.view;
+    const applied =
+      res.outcome === 'current' &&
+      ('bodyJson' in view
+        ? this.d.front.applyRendered(r.nodeId, r.receivedAt, view.bodyJson)
+        : this.d.front.apply(r.nodeId, view.runtime, view.side));
+    if (applied) {
       const front = this.d.front;
       let report: ValidatedReport | undefined;
       const body = r.body;

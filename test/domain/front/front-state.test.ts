@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FrontState } from '../../../src/domain/front/front-state.js';
+import { renderBodyJson, renderFacts } from '../../../src/domain/front/render.js';
 import { runtimeView } from '../../../src/domain/front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../../../src/domain/front/side-views.js';
 import { validateMetricsReport } from '../../../src/domain/ingest/validate-metrics.js';
@@ -308,5 +309,40 @@ describe('stored tags', () => {
     expect(v.node.tags ?? []).toEqual(expected);
     expect(v.cpu.usage_ratio).toBeGreaterThan(0);
     expect(warnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe('render facts for the ingest side', () => {
+  it('tells what views are rendered from at load, on changes only, and when a node goes', async () => {
+    const told: Array<[number, string | null]> = [];
+    const f = new FrontState({
+      repo,
+      staleAfterSec: 17,
+      warn: () => {},
+      onFacts: (id, facts) => told.push([id, facts && facts.platform]),
+    });
+    await f.load();
+    expect(told).toEqual([[1, 'debian']]);
+    repo.nodes.set(1, row(1, { name: 'renamed' }));
+    await f.onNodeEvent({ type: 'updated', nodeId: 1 });
+    expect(told).toHaveLength(1);
+    repo.nodes.set(1, row(1, { platform: 'ubuntu' }));
+    await f.onNodeEvent({ type: 'updated', nodeId: 1 });
+    expect(told.at(-1)).toEqual([1, 'ubuntu']);
+    await f.onNodeEvent({ type: 'deleted', nodeId: 1 });
+    expect(told.at(-1)).toEqual([1, null]);
+  });
+
+  it('installs a body rendered elsewhere exactly like one it renders itself', () => {
+    const a = accepted(T0);
+    front.apply(1, a.runtime, a.side);
+    const own = front.json(1);
+    const other = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    return other.load().then(() => {
+      const facts = renderFacts(other.meta(1)!);
+      expect(other.applyRendered(1, T0, renderBodyJson(facts, a.runtime, a.side, 17))).toBe(true);
+      expect(other.json(1)).toBe(own);
+      expect(other.applyRendered(1, T0 - 1, '"x":1')).toBe(false);
+    });
   });
 });

@@ -150,6 +150,29 @@ describe('POST /api/node/static', () => {
     expect(view?.disk.mounts.find((m) => m.mountpoint === '/srv/data')?.fs_type).toBe('ext4');
   });
 
+  it('renders the reports after a static report with its facts (the ingest side follows)', async () => {
+    const { id, secret } = seedNode(t.deps);
+    const metrics = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/node/metrics',
+        headers: { 'content-type': 'application/json', 'x-node-secret': secret },
+        payload: JSON.stringify(agentReport()),
+      });
+    await metrics();
+    t.clock.advance(3000);
+    await metrics();
+    const s = agentStatic({ hostname: 'db-01' });
+    await post(secret, { ...s, system: { ...s.system, platform: 'ubuntu', arch: 'aarch64' } });
+    t.clock.advance(3000);
+    expect((await metrics()).statusCode).toBe(200);
+    expect(t.deps.front.view(id)?.system).toMatchObject({ platform: 'ubuntu', arch: 'aarch64' });
+    await post(secret, { ...s, system: { ...s.system, platform: 'rocky' } });
+    t.clock.advance(3000);
+    await metrics();
+    expect(t.deps.front.view(id)?.system.platform).toBe('rocky');
+  });
+
   it('ignores unknown fields', async () => {
     const { secret } = seedNode(t.deps);
     const s = { ...agentStatic(), virt: { kind: 'pve' }, extra: [1, 2, 3] };
