@@ -56,8 +56,16 @@ export function parseRfc3339(text: string): number | undefined {
   );
 }
 
+let lastSecond = NaN;
+let lastText = '';
+
 /** `2026-11-21T12:00:00Z`: UTC with second precision, as the API writes timestamps. */
 export function formatRfc3339Seconds(ms: number): string {
-  const iso = new Date(Math.floor(ms / 1000) * 1000).toISOString();
-  return `${iso.slice(0, 19)}Z`;
+  const second = Math.floor(ms / 1000);
+  // Reports arriving in the same second (hundreds at fleet scale) share one string.
+  if (second === lastSecond) return lastText;
+  const iso = new Date(second * 1000).toISOString();
+  lastSecond = second;
+  lastText = `${iso.slice(0, 19)}Z`;
+  return lastText;
 }
