@@ -56,16 +56,18 @@ export function parseRfc3339(text: string): number | undefined {
   );
 }
 
-let lastSecond = NaN;
-let lastText = '';
+/** Recently formatted seconds: reports arriving in the same second share their strings. */
+const formatted = new Map<number, string>();
+const FORMATTED_MAX = 64;
 
 /** `2026-11-21T12:00:00Z`: UTC with second precision, as the API writes timestamps. */
 export function formatRfc3339Seconds(ms: number): string {
   const second = Math.floor(ms / 1000);
-  // Reports arriving in the same second (hundreds at fleet scale) share one string.
-  if (second === lastSecond) return lastText;
-  const iso = new Date(second * 1000).toISOString();
-  lastSecond = second;
-  lastText = `${iso.slice(0, 19)}Z`;
-  return lastText;
+  let text = formatted.get(second);
+  if (text === undefined) {
+    text = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+    if (formatted.size >= FORMATTED_MAX) formatted.clear();
+    formatted.set(second, text);
+  }
+  return text;
 }

@@ -42,13 +42,28 @@ export function validTemp(t: number | null | undefined): t is number {
   return typeof t === 'number' && Number.isFinite(t) && t > 0;
 }
 
+type TemperatureDevice = { name: string; device: ReportSmartDevice; tempC: number };
+
+/** History and the front view both ask, once each per report: decide once. */
+const decided = new WeakMap<readonly ReportSmartDevice[], readonly TemperatureDevice[]>();
+
 /** SMART devices that feed disk.temp_c history, first occurrence of each trimmed name. */
 export function temperatureDevices(
   devices: readonly ReportSmartDevice[] | null | undefined,
-): Array<{ name: string; device: ReportSmartDevice; tempC: number }> {
-  const out: Array<{ name: string; device: ReportSmartDevice; tempC: number }> = [];
+): readonly TemperatureDevice[] {
+  if (!devices) return [];
+  let out = decided.get(devices);
+  if (!out) {
+    out = decide(devices);
+    decided.set(devices, out);
+  }
+  return out;
+}
+
+function decide(devices: readonly ReportSmartDevice[]): TemperatureDevice[] {
+  const out: TemperatureDevice[] = [];
   const seen = new Set<string>();
-  for (const d of devices ?? []) {
+  for (const d of devices) {
     const name = (d.name ?? '').trim();
     if (name === '' || seen.has(name) || !validTemp(d.temp_c) || !isPhysicalSmartDevice(d)) {
       continue;
