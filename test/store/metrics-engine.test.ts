@@ -162,3 +162,24 @@ describe('MetricsEngine.commitBatch', () => {
     expect(rawTimes(1)).toEqual([]);
   });
 });
+
+describe('device dictionary shared by several ingest threads', () => {
+  it('registers a device again when another thread pruned its row', () => {
+    engine.commitBatch([metricsWrite(1, T0)]);
+    const ids = () =>
+      q<{ id: number }>('SELECT id FROM metric_devices WHERE node_id = 1 ORDER BY id').map(
+        (r) => r.id,
+      );
+    const before = ids();
+    expect(before.length).toBeGreaterThan(0);
+    // Retention elsewhere removed every device of the node (unseen for 32 days there).
+    store.raw.prepare('DELETE FROM metric_devices WHERE node_id = 1').run();
+    now = T0 + 61_000;
+    engine.commitBatch([metricsWrite(1, T0 + 61_000)]);
+    expect(ids()).toHaveLength(before.length);
+    const seen = q<{ first_seen_at: number }>(
+      'SELECT DISTINCT first_seen_at FROM metric_devices WHERE node_id = 1',
+    );
+    expect(seen).toEqual([{ first_seen_at: T0 + 61_000 }]);
+  });
+});

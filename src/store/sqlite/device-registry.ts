@@ -97,38 +97,43 @@ export class DeviceRegistry {
         break;
       }
     }
-    if (!found) {
-      const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
-      const entry = {
-        kind,
-        name: d.name,
-        id: Number(info.lastInsertRowid),
-        ref: d.ref,
-        alt: d.alt,
-        lastSeenAt: now,
-      };
-      list.push(entry);
-      this.pending.push(() => {
-        const at = list.indexOf(entry);
-        if (at >= 0) list.splice(at, 1);
-      });
-      return entry.id;
+    if (found && this.refresh(found, d, now)) return found.id;
+    if (found) {
+      // Its row is gone: pruned by retention on another ingest thread. Register it again.
+      const gone = found;
+      list.splice(list.indexOf(gone), 1);
+      this.pending.push(() => list.push(gone));
     }
-    if (
-      found.ref !== d.ref ||
-      found.alt !== d.alt ||
-      now - found.lastSeenAt >= SEEN_GRANULARITY_MS
-    ) {
-      const e = found;
-      const before = { ref: e.ref, alt: e.alt, lastSeenAt: e.lastSeenAt };
-      const seen = Math.max(now, e.lastSeenAt);
-      this.update.run(d.ref, d.alt, seen, e.id);
-      e.ref = d.ref;
-      e.alt = d.alt;
-      e.lastSeenAt = seen;
-      this.pending.push(() => Object.assign(e, before));
+    const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
+    const entry = {
+      kind,
+      name: d.name,
+      id: Number(info.lastInsertRowid),
+      ref: d.ref,
+      alt: d.alt,
+      lastSeenAt: now,
+    };
+    list.push(entry);
+    this.pending.push(() => {
+      const at = list.indexOf(entry);
+      if (at >= 0) list.splice(at, 1);
+    });
+    return entry.id;
+  }
+
+  /** Updates a known device's row when due; false when the row no longer exists. */
+  private refresh(e: DeviceEntry, d: MetricsDeviceSample, now: number): boolean {
+    if (e.ref === d.ref && e.alt === d.alt && now - e.lastSeenAt < SEEN_GRANULARITY_MS) {
+      return true;
     }
-    return found.id;
+    const before = { ref: e.ref, alt: e.alt, lastSeenAt: e.lastSeenAt };
+    const seen = Math.max(now, e.lastSeenAt);
+    if (this.update.run(d.ref, d.alt, seen, e.id).changes === 0) return false;
+    e.ref = d.ref;
+    e.alt = d.alt;
+    e.lastSeenAt = seen;
+    this.pending.push(() => Object.assign(e, before));
+    return true;
   }
 }
 
