@@ -28,6 +28,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   max: number;
+  /** p99 latency of the reports scheduled in each second of the run, in order. */
+  p99BySecond: number[];
 }
 
 const VARIANTS = 32;
@@ -41,6 +43,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     Array.from({ length: cmd.connections }, () => Connection.open(cmd.port)),
   );
   const latencies: number[] = [];
+  const bySecond: number[][] = [];
   const errors: Record<string, number> = {};
   let sent = 0;
   let ok = 0;
@@ -52,7 +55,9 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     return { head: heads[node]![variant]!, body: bodies[variant]! };
   };
   const record = (status: number, scheduled: number) => {
-    latencies.push(performance.now() - scheduled);
+    const latency = performance.now() - scheduled;
+    latencies.push(latency);
+    (bySecond[Math.floor((scheduled - start) / 1000)] ??= []).push(latency);
     if (status === 200) ok++;
     else errors[status] = (errors[status] ?? 0) + 1;
   };
@@ -133,6 +138,10 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     p50: q(0.5),
     p99: q(0.99),
     max: latencies.at(-1) ?? 0,
+    p99BySecond: Array.from(bySecond, (l) => {
+      const sorted = (l ?? []).sort((a, b) => a - b);
+      return sorted[Math.floor(0.99 * sorted.length)] ?? 0;
+    }),
   };
 }
 

@@ -247,6 +247,7 @@ async function main(): Promise<void> {
     console.log(
       `saturation ratio dash / baseline: ${fmt(sat.perSecond / baseSat.perSecond, 2)}  (target ≥ 0.5)`,
     );
+    console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
     console.log(`CPU per report, baseline: ${baseCpu}`);
     console.log(`CPU per report, dash saturation: ${satCpu}`);
     console.log(`disk writes per report, dash saturation: ${fmt(satWritten / 1024, 1)} KiB`);

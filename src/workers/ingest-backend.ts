@@ -4,7 +4,9 @@ import type { RenderFacts } from '../domain/front/render.js';
 import type { Logger } from '../platform/logger.js';
 import type { MetricsMaintenance } from '../store/ports.js';
 import { createIngestHost } from './ingest-host.js';
+import { availableParallelism } from 'node:os';
 import { startIngestWorker } from './ingest-worker-client.js';
+import { WriteLock } from './write-lock.js';
 
 /** The metrics side of Dash as the HTTP thread sees it. */
 export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
@@ -51,15 +53,47 @@ export function inlineIngestBackend(
   };
 }
 
+/** Ingest threads: one per core beyond the HTTP thread's, at least one, at most two. */
+export function defaultIngestThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 /**
- * The pipeline on a worker thread with its own connection to the database file: decoding,
- * validation, derivation and commits all leave the HTTP thread, which only moves bytes.
+ * The pipeline on worker threads, each with its own connection to the database file: decoding,
+ * validation, rendering and commits all leave the HTTP thread, which only moves bytes. With
+ * several threads each owns a fixed share of the nodes (node id modulo the thread count), so a
+ * node's reports keep their order and its caches live in one place; commits take turns through
+ * a shared write lock; rollups and retention run on the first thread.
  */
 export function workerIngestBackend(
   path: string,
   log: Logger,
   now: () => number,
   staleAfterSec: number,
+  threads = defaultIngestThreads(),
 ): IngestBackend {
-  return startIngestWorker(path, log, now, staleAfterSec);
+  if (threads <= 1) return startIngestWorker(path, log, now, staleAfterSec);
+  const writeLock = WriteLock.buffer();
+  const shards = Array.from({ length: threads }, (_, shard) =>
+    startIngestWorker(path, log, now, staleAfterSec, { shard, writeLock }),
+  );
+  return shardedIngestBackend(shards);
+}
+
+export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBackend {
+  const first = shards[0];
+  if (!first) throw new Error('at least one ingest shard is needed');
+  const of = (nodeId: number) => shards[nodeId % shards.length] ?? first;
+  return {
+    process: (r) => of(r.nodeId).process(r),
+    setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
+    rollup: (at) => first.rollup(at),
+    retention: (at, days) => first.retention(at, days),
+    async drain() {
+      await Promise.all(shards.map((s) => s.drain()));
+    },
+    async close() {
+      await Promise.all(shards.map((s) => s.close()));
+    },
+  };
 }

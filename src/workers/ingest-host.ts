@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { IngestCore } from '../domain/ingest/ingest-core.js';
 import { nodeReportDecoder } from '../http/decode-node-report.js';
 import { EngineRunner } from '../store/sqlite/engine-runner.js';
-import { MetricsEngine } from '../store/sqlite/metrics-engine.js';
+import { MetricsEngine, type WriteSlot } from '../store/sqlite/metrics-engine.js';
 
 /**
  * Everything that runs beside the metrics writer connection: the engine (raw history, current
@@ -13,8 +13,9 @@ export function createIngestHost(
   db: BetterSqlite3.Database,
   now: () => number,
   staleAfterSec: number,
+  slot?: WriteSlot,
 ) {
-  const runner = new EngineRunner(new MetricsEngine(db, now));
+  const runner = new EngineRunner(new MetricsEngine(db, now, slot));
   const core = new IngestCore(nodeReportDecoder(), runner, now, staleAfterSec);
   return { runner, core };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logger.js';
 import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import type { IngestBackend } from './ingest-backend.js';
+import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';
 
@@ -57,6 +58,7 @@ export function startIngestWorker(
   log: Logger,
   now: () => number,
   staleAfterSec: number,
+  share: { shard: number; writeLock?: SharedArrayBuffer } = { shard: 0 },
 ): IngestBackend {
   let worker: Worker | undefined;
   let nextId = 1;
@@ -75,7 +77,7 @@ export function startIngestWorker(
   }
 
   function start(): Worker {
-    const w = newWorker({ path, staleAfterSec });
+    const w = newWorker({ path, staleAfterSec, ...share });
     if (facts.size > 0) w.postMessage({ facts: [...facts] } satisfies ToWorker);
     w.on('message', (msg: FromWorker) => {
       if ('results' in msg) {
@@ -95,6 +97,8 @@ export function startIngestWorker(
     w.on('error', (err) => log.error({ err }, 'ingest worker failed'));
     w.on('exit', (code) => {
       if (worker === w) worker = undefined;
+      // A thread that died inside a commit must not keep the other shares waiting.
+      if (share.writeLock) WriteLock.releaseFor(share.writeLock, share.shard);
       if (!closing) log.error({ code }, 'ingest worker exited');
       for (const [id, resolve] of reports) {
         reports.delete(id);

@@ -6,6 +6,7 @@ import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { createIngestHost } from './ingest-host.js';
+import { WriteLock } from './write-lock.js';
 
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
@@ -29,9 +30,12 @@ const port = parentPort;
 export interface IngestWorkerData {
   path: string;
   staleAfterSec: number;
+  /** This thread's share of the nodes, and the write slot it shares with the other shares. */
+  shard: number;
+  writeLock?: SharedArrayBuffer;
 }
 
-const { path, staleAfterSec } = workerData as IngestWorkerData;
+const { path, staleAfterSec, shard, writeLock } = workerData as IngestWorkerData;
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 // Commits write the WAL without waiting for the disk; walSync below makes them durable before
@@ -41,7 +45,12 @@ db.pragma('busy_timeout = 5000');
 db.pragma('foreign_keys = ON');
 // Inserts land on a different leaf page per node; beyond a few MB the cache only adds memory.
 db.pragma('cache_size = -8000');
-const host = createIngestHost(db, () => systemClock.now(), staleAfterSec);
+const host = createIngestHost(
+  db,
+  () => systemClock.now(),
+  staleAfterSec,
+  writeLock ? new WriteLock(writeLock, shard) : undefined,
+);
 
 type Answer = { id: number; result: CoreResult };
 

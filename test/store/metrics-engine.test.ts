@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
-import { CURRENT_CHECKPOINT_MS, MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
+import { checkpointDelay, MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { metricsWrite } from '../support/metrics-writes.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -35,22 +35,27 @@ const current = (nodeId: number) =>
   )[0];
 
 describe('MetricsEngine.commitBatch', () => {
-  it('stores one raw row per report; the stored projection is rewritten once it is 30 s old', () => {
+  it('spreads the rewrite of stored projections over 30 to 45 s by node', () => {
+    const delays = Array.from({ length: 1000 }, (_, i) => checkpointDelay(i + 1));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(30_000);
+    expect(Math.max(...delays)).toBeLessThan(45_000);
+    expect(new Set(delays.map((d) => Math.floor(d / 1000))).size).toBe(15);
+  });
+
+  it('stores one raw row per report; the stored projection is rewritten once it is 30+ s old', () => {
     const out = engine.commitBatch([metricsWrite(1, T0), metricsWrite(1, T0 + 3000, { seq: 1 })]);
     expect(out).toEqual(['current', 'current']);
     expect(rawTimes(1)).toEqual([T0, T0 + 3000]);
     expect(current(1)).toMatchObject({ received_at: T0, first_received_at: T0 });
-    expect(engine.commitBatch([metricsWrite(1, T0 + CURRENT_CHECKPOINT_MS - 1)])).toEqual([
-      'current',
-    ]);
+    expect(engine.commitBatch([metricsWrite(1, T0 + checkpointDelay(1) - 1)])).toEqual(['current']);
     expect(current(1)?.received_at).toBe(T0);
-    engine.commitBatch([metricsWrite(1, T0 + CURRENT_CHECKPOINT_MS, { seq: 7 })]);
+    engine.commitBatch([metricsWrite(1, T0 + checkpointDelay(1), { seq: 7 })]);
     expect(current(1)).toMatchObject({
-      received_at: T0 + CURRENT_CHECKPOINT_MS,
+      received_at: T0 + checkpointDelay(1),
       first_received_at: T0,
     });
     expect(JSON.parse(current(1)!.runtime_json)).toEqual({
-      receivedAt: T0 + CURRENT_CHECKPOINT_MS,
+      receivedAt: T0 + checkpointDelay(1),
       seq: 7,
     });
   });

@@ -53,6 +53,31 @@ describe('ingest on the worker thread', () => {
     expect(rule.json()).toMatchObject({ code: 'invalid_metrics' });
   });
 
+  it('shares the nodes between the ingest threads, each node on one of them', async () => {
+    const nodes = Array.from({ length: 6 }, (_, i) => seedNode(t.deps, { name: `shard-${i}` }));
+    const answers = await Promise.all(
+      nodes.flatMap((n) =>
+        Array.from({ length: 10 }, (_, seq) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/node/metrics',
+            headers: { 'content-type': 'application/json', 'x-node-secret': n.secret },
+            payload: JSON.stringify(agentReport({ seq })),
+          }),
+        ),
+      ),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    for (const n of nodes) {
+      const rows = t.deps.store.raw
+        .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
+        .get(n.id) as { n: number };
+      expect(rows.n).toBe(10);
+      expect(t.deps.front.view(n.id)?.cpu.usage_ratio).toBeGreaterThan(0);
+    }
+    t.deps.store.raw.prepare('DELETE FROM metrics_raw WHERE node_id <> ?').run(node.id);
+  });
+
   it('runs rollups and retention on the worker', async () => {
     const now = t.clock.now() + 3_600_000;
     const rollup = await t.deps.ingestBackend.rollup(now);

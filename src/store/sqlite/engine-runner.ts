@@ -60,6 +60,8 @@ export class EngineRunner implements BatchCommitter {
   private step(): void {
     const task = this.tasks[0];
     if (task) {
+      const slot = this.engine.slot;
+      slot.acquire();
       try {
         const r = task.gen.next();
         if (r.done) {
@@ -69,6 +71,8 @@ export class EngineRunner implements BatchCommitter {
       } catch (err) {
         this.tasks.shift();
         task.reject(err);
+      } finally {
+        slot.release();
       }
     }
     if (this.tasks.length > 0) this.kick();

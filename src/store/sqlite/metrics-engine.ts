@@ -26,6 +26,27 @@ const MAX_KEY_PROBES = 1000;
  */
 export const CURRENT_CHECKPOINT_MS = 30_000;
 
+/**
+ * Each node waits up to this much longer, by a fixed share of its id, so that nodes which all
+ * reported first at the same moment (a restart) do not all come due in the same second.
+ */
+const CHECKPOINT_SPREAD_MS = 15_000;
+
+export function checkpointDelay(nodeId: number): number {
+  return CURRENT_CHECKPOINT_MS + ((nodeId * 7919) % CHECKPOINT_SPREAD_MS);
+}
+
+/**
+ * Exclusive use of the database's write slot, taken around every write transaction when more
+ * than one thread writes metrics (see workers/write-lock.ts); a no-op for a single writer.
+ */
+export interface WriteSlot {
+  acquire(): void;
+  release(): void;
+}
+
+export const SOLE_WRITER: WriteSlot = { acquire() {}, release() {} };
+
 interface CurrentMark {
   /** Receive time of the node's newest report (the live projection's, in memory). */
   receivedAt: number;
@@ -55,6 +76,7 @@ export class MetricsEngine {
   constructor(
     readonly db: BetterSqlite3.Database,
     private readonly now: () => number,
+    readonly slot: WriteSlot = SOLE_WRITER,
   ) {
     this.devices = new DeviceRegistry(db);
     const cols = ['node_id', 'received_at', ...HOST_COLUMNS, 'devices'];
@@ -92,13 +114,22 @@ export class MetricsEngine {
         this.devices.begin();
         this.staged.clear();
         const ipChanges: Array<[number, string]> = [];
-        this.db.transaction(() => {
-          outcomes.clear();
-          for (const e of live) outcomes.set(e, this.store(e, ipChanges));
-          const at = this.now();
-          const late = live.filter((e) => e.deadline < at);
-          if (late.length > 0) throw new DeadlinePassed(new Set(late));
-        })();
+        this.slot.acquire();
+        try {
+          // IMMEDIATE: take the write lock up front, so no other writer can slip in between
+          // this transaction's first read and its first write.
+          this.db
+            .transaction(() => {
+              outcomes.clear();
+              for (const e of live) outcomes.set(e, this.store(e, ipChanges));
+              const at = this.now();
+              const late = live.filter((e) => e.deadline < at);
+              if (late.length > 0) throw new DeadlinePassed(new Set(late));
+            })
+            .immediate();
+        } finally {
+          this.slot.release();
+        }
         this.devices.commit();
         for (const [id, ip] of ipChanges) this.knownIp.set(id, ip);
         for (const [id, mark] of this.staged) this.marks.set(id, mark);
@@ -134,7 +165,7 @@ export class MetricsEngine {
     // Spec §4.4 rule 3: an older report (by receive time) stays history only.
     if (mark && e.receivedAt < mark.receivedAt) return 'history';
     let storedAt = mark?.storedAt;
-    if (storedAt === undefined || e.receivedAt - storedAt >= CURRENT_CHECKPOINT_MS) {
+    if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
       const c = e.current;
       this.upsertCurrent.run(
         e.nodeId,
