@@ -5,15 +5,25 @@ import { routeTable } from './http/route-table.js';
 import { buildGuards } from './http/plugins/guards.js';
 import { registerDeployRoutes } from './http/static/deploy.js';
 import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
+import { FrontMetricsCache } from './http/front-metrics-cache.js';
+import { frontMetricsLane } from './http/lanes/front-metrics-lane.js';
+
+export interface BuildAppOptions {
+  /** Off only in tests that compare a lane's answers with the router's. */
+  fastLanes?: boolean;
+}
 
 /** Builds the HTTP application; never listens, so tests drive it with inject(). */
-export function buildApp(deps: AppDeps): FastifyInstance {
+export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInstance {
+  // One cache for the route and its lane: a snapshot is built and compressed once per change.
+  const frontMetrics = new FrontMetricsCache(deps.front, deps.clock);
   const app = createHttpServer({
     logger: deps.log,
-    routes: routeTable(deps),
+    routes: routeTable(deps, { frontMetrics }),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
     fallback: createSpaHandler({ root: defaultWebRoot() }),
+    fastLanes: opts.fastLanes === false ? [] : [frontMetricsLane(frontMetrics, deps.auth)],
   });
   registerDeployRoutes(app, deps);
   return app;
