@@ -6,6 +6,8 @@ import { buildGuards } from './http/plugins/guards.js';
 import { nodeMetricsLane } from './http/lanes/node-metrics-lane.js';
 import { registerDeployRoutes } from './http/static/deploy.js';
 import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
+import { FrontMetricsCache } from './http/front-metrics-cache.js';
+import { frontMetricsLane } from './http/lanes/front-metrics-lane.js';
 
 export interface BuildAppOptions {
   /** Hot-path handlers before Fastify (default on); tests turn them off to compare answers. */
@@ -14,13 +16,21 @@ export interface BuildAppOptions {
 
 /** Builds the HTTP application; never listens, so tests drive it with inject(). */
 export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInstance {
+  // One cache for the route and its lane: a snapshot is built and compressed once per change.
+  const frontMetrics = new FrontMetricsCache(deps.front, deps.clock);
   const app = createHttpServer({
     logger: deps.log,
-    routes: routeTable(deps),
+    routes: routeTable(deps, { frontMetrics }),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
     fallback: createSpaHandler({ root: defaultWebRoot() }),
-    fastLanes: opts.fastLanes === false ? [] : [nodeMetricsLane(deps, deps.config.trustedProxies)],
+    fastLanes:
+      opts.fastLanes === false
+        ? []
+        : [
+            nodeMetricsLane(deps, deps.config.trustedProxies),
+            frontMetricsLane(frontMetrics, deps.auth),
+          ],
   });
   registerDeployRoutes(app, deps);
   return app;

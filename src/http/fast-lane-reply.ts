@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppError } from '../errors/app-error.js';
 import { errorBody } from './server.js';
 
@@ -10,15 +10,23 @@ export function writeJson(
   res: ServerResponse,
   status: number,
   body: string | Buffer,
-  headers?: Record<string, string>,
+  headers?: Readonly<Record<string, string>>,
 ): void {
-  res.writeHead(status, {
+  res.writeHead(status, jsonHeaders(body, headers));
+  res.end(body);
+}
+
+/** The complete headers writeJson sends, for lanes that build them once and reuse them. */
+export function jsonHeaders(
+  body: string | Buffer,
+  headers?: Readonly<Record<string, string>>,
+): OutgoingHttpHeaders {
+  return {
     ...headers,
     'content-type': 'application/json; charset=utf-8',
     'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     'cache-control': 'no-store',
-  });
-  res.end(body);
+  };
 }
 
 export function writeAppError(res: ServerResponse, err: AppError): void {

@@ -16,6 +16,7 @@ import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { frontGroupsRoute } from './routes/front/groups.js';
 import { frontMetricsRoute } from './routes/front/metrics.js';
+import type { FrontMetricsCache } from './front-metrics-cache.js';
 import { accessRoute } from './routes/statistics/access.js';
 import {
   trafficSettingsPatchRoute,
@@ -45,7 +46,12 @@ import { nodeStaticRoute } from './routes/node/static.js';
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
  * conventions test walks it, so a route exists only once it is listed here.
  */
-export function routeTable(deps: AppDeps): RouteDef[] {
+export interface SharedRouteState {
+  /** The snapshot cache, when a fast lane serves the same endpoint from it. */
+  frontMetrics?: FrontMetricsCache;
+}
+
+export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteDef[] {
   return [
     versionDetailRoute(deps),
     loginRoute(deps),
@@ -60,7 +66,7 @@ export function routeTable(deps: AppDeps): RouteDef[] {
     settingsPatchRoute(deps),
     brandRoute(deps),
     frontGroupsRoute(deps),
-    frontMetricsRoute(deps),
+    frontMetricsRoute(deps, shared.frontMetrics),
     accessRoute(deps),
     trafficSettingsRoute(deps),
     trafficSettingsPatchRoute(deps),

@@ -113,7 +113,8 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request announces a body (which routes then parse as JSON). */
+export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

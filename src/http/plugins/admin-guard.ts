@@ -4,11 +4,14 @@ import type { AuthService } from '../../domain/auth/auth-service.js';
 import '../request-context.js';
 
 /** Only the exact `Bearer <token>` form is recognised, as in the reference. */
-function bearerToken(req: FastifyRequest): string | undefined {
-  const header = req.headers.authorization;
+export function bearerTokenOf(header: string | undefined): string | undefined {
   if (typeof header !== 'string' || !header.startsWith('Bearer ')) return undefined;
   const token = header.slice(7);
   return token.length > 0 ? token : undefined;
+}
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  return bearerTokenOf(req.headers.authorization);
 }
 
 export function adminGuard(auth: AuthService): onRequestAsyncHookHandler {

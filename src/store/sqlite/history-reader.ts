@@ -15,7 +15,7 @@ import {
   WATERMARK_1H,
   watermarks,
 } from './metrics-jobs-state.js';
-import { rawRowsStatement } from './raw-rows.js';
+import { rawDeviceBlobsStatement, rawHostSeriesStatement, rawRowsStatement } from './raw-rows.js';
 import {
   Agg,
   ROLLUP_NODE_SHIFT,
@@ -23,6 +23,7 @@ import {
   decodeRollup,
   decodeRollupHost,
 } from './rollup-codec.js';
+import { RollupSeriesCache, type SeriesLoader } from './rollup-series-cache.js';
 
 /** Picks one series out of a bucket record or a raw row. */
 interface Selector {
@@ -40,7 +41,10 @@ interface Selector {
  */
 export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
   const rows = rawRowsStatement(db);
+  const hostSeries = rawHostSeriesStatement(db);
+  const deviceBlobs = rawDeviceBlobsStatement(db);
   const wm = watermarks(db);
+  const cache = new RollupSeriesCache();
   const deviceIds = db
     .prepare(
       `SELECT id FROM metric_devices WHERE node_id = @node AND kind = @kind
@@ -84,46 +88,86 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
     from: number,
     out: Map<number, Agg>,
   ): void {
-    for (const row of rows(q.nodeId, from, q.to)) {
-      const b = Math.floor(row.receivedAt / q.stepMs) * q.stepMs;
-      if (sel.host !== undefined) {
-        const v = row.host[sel.host];
-        if (v !== null && v !== undefined) aggAt(out, b).add(v);
-      } else if (row.devices) {
-        decodeDevices(row.devices, (kind, id, values) => {
-          if (kind !== sel.kind || (sel.ids && !sel.ids.has(id))) return;
-          const v = values[sel.index];
-          if (v !== undefined) aggAt(out, b).add(v);
-        });
-      }
+    const step = q.stepMs;
+    if (sel.host !== undefined) {
+      hostSeries(q.nodeId, sel.host, from, q.to, (at, v) => {
+        aggAt(out, Math.floor(at / step) * step).add(v);
+      });
+      return;
+    }
+    for (const [at, blob] of deviceBlobs(q.nodeId, from, q.to)) {
+      const b = Math.floor(at / step) * step;
+      decodeDevices(blob, (kind, id, values) => {
+        if (kind !== sel.kind || (sel.ids && !sel.ids.has(id))) return;
+        const v = values[sel.index];
+        if (v !== undefined) aggAt(out, b).add(v);
+      });
     }
   }
 
-  function bucketsFromRollup(q: HistoryQuery, sel: Selector, out: Map<number, Agg>): number {
-    const source = q.source === '1h' ? '1h' : '15m';
+  /** Loads the non-empty aggs the selector picks from rollup rows, in bucket then blob order. */
+  function rollupLoader(
+    nodeId: number,
+    sel: Selector,
+    source: '15m' | '1h',
+    bucketMs: number,
+  ): SeriesLoader {
+    return (from, until, push) => {
+      const base = nodeId * ROLLUP_NODE_SHIFT;
+      const lo = base + Math.floor(from / bucketMs);
+      const hi = base + Math.ceil(until / bucketMs);
+      // all() rather than iterate(): a bounded range, and stepping row by row costs more.
+      for (const [id, data] of rollupRows[source].all(lo, hi) as Array<[number, Uint8Array]>) {
+        const start = bucketOfRollupId(id, bucketMs);
+        if (sel.host !== undefined) {
+          const a = decodeRollupHost(data, sel.host);
+          if (a && a.count > 0) push(start, a);
+          continue;
+        }
+        for (const d of decodeRollup(data).devices.values()) {
+          if (d.kind !== sel.kind || (sel.ids && !sel.ids.has(d.id))) continue;
+          const a = d.aggs[sel.index];
+          if (a && a.count > 0) push(start, a);
+        }
+      }
+    };
+  }
+
+  /**
+   * Folds the materialised buckets of one rollup table from `from` on into `out` and returns how
+   * far they reach (from itself when none are done yet).
+   */
+  function bucketsFromRollup(
+    q: HistoryQuery,
+    sel: Selector,
+    source: '15m' | '1h',
+    from: number,
+    out: Map<number, Agg>,
+  ): number {
     const bucketMs = source === '1h' ? BUCKET_1H : BUCKET_15M;
-    const done = wm.get(source === '1h' ? WATERMARK_1H : WATERMARK_15M) ?? q.from;
-    const base = q.nodeId * ROLLUP_NODE_SHIFT;
-    const lo = base + Math.floor(q.from / bucketMs);
-    const hi = base + Math.ceil(Math.min(q.to, done) / bucketMs);
-    for (const [id, data] of rollupRows[source].iterate(lo, hi) as IterableIterator<
-      [number, Uint8Array]
-    >) {
-      const start = bucketOfRollupId(id, bucketMs);
-      const b = Math.floor(start / q.stepMs) * q.stepMs;
-      if (sel.host !== undefined) {
-        const a = decodeRollupHost(data, sel.host);
-        if (a && a.count > 0) aggAt(out, b).merge(a);
-        continue;
-      }
-      const rec = decodeRollup(data);
-      for (const d of rec.devices.values()) {
-        if (d.kind !== sel.kind || (sel.ids && !sel.ids.has(d.id))) continue;
-        const a = d.aggs[sel.index];
-        if (a && a.count > 0) aggAt(out, b).merge(a);
-      }
+    const done = wm.get(source === '1h' ? WATERMARK_1H : WATERMARK_15M) ?? from;
+    const until = Math.min(q.to, done);
+    if (until <= from) return from;
+    const load = rollupLoader(q.nodeId, sel, source, bucketMs);
+    const visit = (start: number, a: Agg): void => {
+      aggAt(out, Math.floor(start / q.stepMs) * q.stepMs).merge(a);
+    };
+    if (from % bucketMs === 0 && until % bucketMs === 0) {
+      cache.fold(`${q.nodeId}:${source}:${seriesKey(sel)}`, from, until, load, visit);
+    } else {
+      load(from, until, visit);
     }
-    return Math.max(q.from, Math.min(q.to, done));
+    return until;
+  }
+
+  /**
+   * Where the raw tail starts after the rollups of an aggregate range. The 1-hour watermark
+   * trails the 15-minute one by up to an hour; the 15-minute buckets in between are exact parts
+   * of the unfinished hour, so only the last quarter (at most) is read raw.
+   */
+  function foldRollups(q: HistoryQuery, sel: Selector, out: Map<number, Agg>): number {
+    if (q.source === '15m') return bucketsFromRollup(q, sel, '15m', q.from, out);
+    return bucketsFromRollup(q, sel, '15m', bucketsFromRollup(q, sel, '1h', q.from, out), out);
   }
 
   return {
@@ -132,7 +176,7 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
       const sel = selector(q);
       if (!sel) return [];
       const out = new Map<number, Agg>();
-      const tailFrom = q.source === 'raw' ? q.from : bucketsFromRollup(q, sel, out);
+      const tailFrom = q.source === 'raw' ? q.from : foldRollups(q, sel, out);
       if (tailFrom < q.to) bucketsFromRaw(q, sel, tailFrom, out);
       const points: HistoryPoint[] = [];
       for (const [ts, a] of out) if (a.count > 0) points.push({ ts, value: a.value(q.agg) });
@@ -180,6 +224,12 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
       }));
     },
   };
+}
+
+function seriesKey(sel: Selector): string {
+  if (sel.host !== undefined) return `h${sel.host}`;
+  const ids = sel.ids ? [...sel.ids].sort((a, b) => a - b).join(',') : '*';
+  return `d${sel.kind}:${sel.index}:${ids}`;
 }
 
 function aggAt(out: Map<number, Agg>, b: number): Agg {

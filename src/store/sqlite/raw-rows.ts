@@ -31,6 +31,51 @@ export function rawRowsStatement(db: BetterSqlite3.Database) {
   };
 }
 
+/**
+ * One host series of one node's raw rows in [from, to), ascending, scaled back: a history read
+ * needs one column, and materialising the other columns of every row was most of its cost.
+ */
+export function rawHostSeriesStatement(db: BetterSqlite3.Database) {
+  const byColumn = new Map<number, BetterSqlite3.Statement>();
+  return function hostSeries(
+    nodeId: number,
+    index: number,
+    from: number,
+    to: number,
+    visit: (receivedAt: number, value: number) => void,
+  ): void {
+    let stmt = byColumn.get(index);
+    if (!stmt) {
+      const column = HOST_COLUMNS[index];
+      if (column === undefined) throw new Error(`no host column ${index}`);
+      stmt = db
+        .prepare(
+          `SELECT received_at, ${column} FROM metrics_raw WHERE node_id = ? AND received_at >= ?
+             AND received_at < ? AND ${column} IS NOT NULL ORDER BY received_at`,
+        )
+        .raw(true);
+      byColumn.set(index, stmt);
+    }
+    const scale = HOST_SCALES[index] ?? 1;
+    for (const r of stmt.all(nodeId, from, to) as Array<[number, number]>) {
+      visit(r[0], r[1] / scale);
+    }
+  };
+}
+
+/** One node's raw device blobs in [from, to), ascending, for device-series history reads. */
+export function rawDeviceBlobsStatement(db: BetterSqlite3.Database) {
+  const stmt = db
+    .prepare(
+      `SELECT received_at, devices FROM metrics_raw WHERE node_id = ? AND received_at >= ?
+         AND received_at < ? AND devices IS NOT NULL ORDER BY received_at`,
+    )
+    .raw(true);
+  return function deviceBlobs(nodeId: number, from: number, to: number) {
+    return stmt.all(nodeId, from, to) as Array<[number, Uint8Array]>;
+  };
+}
+
 /** Adds one raw row to a bucket record. Rows must come in receive order. */
 export function foldRawRow(rec: RollupRecord, row: RawRow): void {
   row.host.forEach((v, i) => {

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { AppError } from '../../../errors/app-error.js';
 import { FrontMetricsCache, type Audience } from '../../front-metrics-cache.js';
+import { FRONT_METRICS_VARY, snapshotAnswer } from '../../front-metrics-answer.js';
 import '../../request-context.js';
 
 const MAX_LIMIT = 1000;
@@ -17,11 +18,6 @@ function parseCount(name: string, raw: string | undefined, min: number): number 
   return Number(raw);
 }
 
-function acceptsGzip(req: FastifyRequest): boolean {
-  const header = req.headers['accept-encoding'];
-  return typeof header === 'string' && /\bgzip\b/.test(header);
-}
-
 function send(reply: FastifyReply, body: Buffer): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(body);
 }
@@ -31,8 +27,10 @@ function send(reply: FastifyReply, body: Buffer): FastifyReply {
  * guest-visible ones; optional paging with limit (≤ 1000) and offset. Served from a
  * pre-compressed snapshot with an ETag.
  */
-export function frontMetricsRoute(deps: AppDeps) {
-  const cache = new FrontMetricsCache(deps.front, deps.clock);
+export function frontMetricsRoute(
+  deps: AppDeps,
+  cache = new FrontMetricsCache(deps.front, deps.clock),
+) {
   return defineRoute({
     method: 'GET',
     path: '/api/front/metrics',
@@ -50,21 +48,21 @@ export function frontMetricsRoute(deps: AppDeps) {
       if (offset !== undefined && limit === undefined) {
         throw new AppError('invalid_request', 'offset needs limit');
       }
-      void reply.header('vary', 'Authorization, Accept-Encoding');
       if (limit !== undefined) {
+        void reply.header('vary', FRONT_METRICS_VARY);
         return send(
           reply,
           cache.page(audience, Math.min(offset ?? 0, MAX_OFFSET), Math.min(limit, MAX_LIMIT)),
         );
       }
-      const snap = cache.get(audience);
-      void reply.header('etag', snap.etag);
-      if (req.headers['if-none-match'] === snap.etag) return reply.code(304).send();
-      if (acceptsGzip(req)) {
-        void reply.header('content-encoding', 'gzip');
-        return send(reply, snap.gzip);
-      }
-      return send(reply, snap.body);
+      const answer = snapshotAnswer(
+        cache.get(audience),
+        req.headers['if-none-match'],
+        req.headers['accept-encoding'],
+      );
+      void reply.headers(answer.headers);
+      if (answer.body === undefined) return reply.code(304).send();
+      return send(reply, answer.body);
     },
   });
 }

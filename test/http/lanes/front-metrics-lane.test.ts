@@ -1,0 +1,218 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { buildTestApp, type TestApp } from '../../support/build-app.js';
+import { adminHeaders } from '../../support/credentials.js';
+import { agentReport } from '../../support/agent-payloads.js';
+import { seedNode } from '../../support/seed-nodes.js';
+
+/**
+ * The fast lane only runs behind a real socket (inject bypasses the server factory), so each
+ * request shape goes over TCP to two apps on the same deps: one with the lane, one without.
+ * Their answers must be identical, and the router-hit counter shows which path answered.
+ */
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+let t: TestApp;
+let withLane: FastifyInstance;
+let routerOnly: FastifyInstance;
+let routed = 0;
+let admin: Record<string, string>;
+
+function port(app: FastifyInstance): number {
+  return (app.server.address() as AddressInfo).port;
+}
+
+function send(
+  app: FastifyInstance,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: port(app), method, path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const { date, ...rest } = res.headers;
+          void date;
+          resolve({ status: res.statusCode ?? 0, headers: rest, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sends the same request to both apps; returns the lane app's answer and whether it routed. */
+async function both(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ answer: Answer; routed: boolean }> {
+  const before = routed;
+  const answer = await send(withLane, method, path, headers, body);
+  const viaRouter = routed > before;
+  const expected = await send(routerOnly, method, path, headers, body);
+  expect(answer).toEqual(expected);
+  return { answer, routed: viaRouter };
+}
+
+async function report(secret: string, seq: number): Promise<void> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/node/metrics',
+    headers: { 'content-type': 'application/json', 'x-node-secret': secret },
+    payload: JSON.stringify(agentReport({ seq })),
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await adminHeaders(t);
+  const visible = seedNode(t.deps, { name: 'visible', guestVisible: true });
+  const hidden = seedNode(t.deps, { name: 'hidden' });
+  for (const n of [visible, hidden]) {
+    await t.deps.front.ensureNode(n.id);
+    await report(n.secret, 1);
+  }
+  withLane = buildApp(t.deps);
+  withLane.addHook('onRequest', (_req, _reply, done) => {
+    routed++;
+    done();
+  });
+  routerOnly = buildApp(t.deps, { fastLanes: false });
+  await withLane.listen({ host: '127.0.0.1', port: 0 });
+  await routerOnly.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await withLane.close();
+  await routerOnly.close();
+  await t.close();
+});
+
+// Both apps keep their own snapshot cache; a rebuild window apart they would disagree on ETags.
+beforeEach(() => t.clock.advance(2000));
+
+describe('front metrics fast lane', () => {
+  it('answers a guest, identity, exactly as the route does', async () => {
+    const { answer, routed: viaRouter } = await both('GET', '/api/front/metrics');
+    expect(viaRouter).toBe(false);
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      vary: 'Authorization, Accept-Encoding',
+    });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    const views = JSON.parse(answer.body.toString('utf8')) as Array<{ node: { title: string } }>;
+    expect(views.map((v) => v.node.title)).toEqual(['visible']);
+  });
+
+  it('answers a guest with gzip', async () => {
+    const { answer, routed: viaRouter } = await both('GET', '/api/front/metrics', {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(viaRouter).toBe(false);
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(answer.body).toString('utf8'))).toHaveLength(1);
+  });
+
+  it.each<Record<string, string>>([{}, { 'accept-encoding': 'gzip' }])(
+    'answers an admin (%o)',
+    async (extra) => {
+      const { answer, routed: viaRouter } = await both('GET', '/api/front/metrics', {
+        ...admin,
+        ...extra,
+      });
+      expect(viaRouter).toBe(false);
+      expect(answer.status).toBe(200);
+      const text = extra['accept-encoding'] ? gunzipSync(answer.body) : answer.body;
+      expect(JSON.parse(text.toString('utf8'))).toHaveLength(2);
+    },
+  );
+
+  it('answers 304 to the current ETag of the same audience only', async () => {
+    const guest = await both('GET', '/api/front/metrics');
+    const etag = guest.answer.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const same = await both('GET', '/api/front/metrics', { 'if-none-match': etag });
+    expect(same.routed).toBe(false);
+    expect(same.answer.status).toBe(304);
+    expect(same.answer.body).toHaveLength(0);
+    expect(same.answer.headers).toMatchObject({ etag, 'cache-control': 'no-store' });
+    const other = await both('GET', '/api/front/metrics', { ...admin, 'if-none-match': etag });
+    expect(other.routed).toBe(false);
+    expect(other.answer.status).toBe(200);
+  });
+
+  it('serves new reports with a new ETag', async () => {
+    const first = await both('GET', '/api/front/metrics', admin);
+    const node = seedNode(t.deps, { name: 'late' });
+    await t.deps.front.ensureNode(node.id);
+    await report(node.secret, 1);
+    t.clock.advance(2000);
+    const next = await both('GET', '/api/front/metrics', {
+      ...admin,
+      'if-none-match': first.answer.headers.etag as string,
+    });
+    expect(next.routed).toBe(false);
+    expect(next.answer.status).toBe(200);
+    expect(JSON.parse(next.answer.body.toString('utf8'))).toHaveLength(3);
+  });
+
+  it.each([
+    ['HEAD', '/api/front/metrics', {}],
+    ['GET', '/api/front/metrics?limit=1', {}],
+    ['GET', '/api/front/metrics?limit=1&offset=1', { authorization: 'admin' }],
+    ['GET', '/api/front/metrics?limit=abc', {}],
+    ['GET', '/api/front/metrics?', {}],
+    ['GET', '/api/front/metrics?x=1', { 'accept-encoding': 'gzip' }],
+    ['GET', '/api/front/metrics/', {}],
+    ['GET', '/api/front/metrics', { authorization: 'Bearer junk' }],
+    ['GET', '/api/front/metrics', { authorization: 'Bearer ' }],
+    ['GET', '/api/front/metrics', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['POST', '/api/front/metrics', {}],
+  ])('leaves %s %s (%o) to the router', async (method, path, headers) => {
+    const h: Record<string, string> = { ...headers };
+    if (h.authorization === 'admin') Object.assign(h, admin);
+    const { routed: viaRouter } = await both(method, path, h);
+    expect(viaRouter).toBe(true);
+  });
+
+  it('leaves a request with a body to the router', async () => {
+    const { answer, routed: viaRouter } = await both(
+      'GET',
+      '/api/front/metrics',
+      { 'content-type': 'text/plain', 'content-length': '5' },
+      'hello',
+    );
+    expect(viaRouter).toBe(true);
+    expect(answer.status).toBe(415);
+  });
+
+  it('treats a revoked token like any invalid one: the router answers, as a guest', async () => {
+    const issued = await t.deps.auth.login('test-admin-password', 'session');
+    const headers = { authorization: `Bearer ${issued.accessToken}` };
+    expect((await both('GET', '/api/front/metrics', headers)).routed).toBe(false);
+    await t.deps.auth.revoke(t.deps.auth.authenticate(issued.accessToken) as string);
+    const after = await both('GET', '/api/front/metrics', headers);
+    expect(after.routed).toBe(true);
+    expect(JSON.parse(after.answer.body.toString('utf8'))).toHaveLength(1);
+  });
+});

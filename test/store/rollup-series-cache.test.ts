@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { Agg } from '../../src/store/sqlite/rollup-codec.js';
+import {
+  RollupSeriesCache,
+  type SeriesLoader,
+} from '../../src/store/sqlite/rollup-series-cache.js';
+
+const B = 1000;
+
+function agg(v: number): Agg {
+  const a = new Agg();
+  a.add(v);
+  return a;
+}
+
+/** A loader over buckets 0..n-1 (bucket i holds value i; bucket 2 has two aggs), logging calls. */
+function store(n = 100) {
+  const calls: Array<[number, number]> = [];
+  const load: SeriesLoader = (from, until, push) => {
+    calls.push([from, until]);
+    for (let s = from; s < until && s < n * B; s += B) {
+      push(s, agg(s / B));
+      if (s === 2 * B) push(s, agg(0.5));
+    }
+  };
+  return { calls, load };
+}
+
+function read(
+  cache: RollupSeriesCache,
+  key: string,
+  from: number,
+  until: number,
+  load: SeriesLoader,
+) {
+  const seen: Array<[number, number]> = [];
+  cache.fold(key, from, until, load, (s, a) => seen.push([s, a.sum]));
+  return seen;
+}
+
+describe('RollupSeriesCache', () => {
+  it('loads only what it lacks and visits [from, until) in order, every agg of a bucket', () => {
+    const cache = new RollupSeriesCache();
+    const { calls, load } = store();
+    expect(read(cache, 'k', 0, 4 * B, load)).toEqual([
+      [0, 0],
+      [B, 1],
+      [2 * B, 2],
+      [2 * B, 0.5],
+      [3 * B, 3],
+    ]);
+    expect(read(cache, 'k', 2 * B, 6 * B, load)).toEqual([
+      [2 * B, 2],
+      [2 * B, 0.5],
+      [3 * B, 3],
+      [4 * B, 4],
+      [5 * B, 5],
+    ]);
+    expect(read(cache, 'k', B, 6 * B, load)).toHaveLength(6);
+    expect(calls).toEqual([
+      [0, 4 * B],
+      [4 * B, 6 * B],
+    ]);
+  });
+
+  it('starts over for a window older than cached, or a watermark that moved back', () => {
+    const cache = new RollupSeriesCache();
+    const { calls, load } = store();
+    read(cache, 'k', 5 * B, 8 * B, load);
+    expect(read(cache, 'k', 3 * B, 8 * B, load).map(([s]) => s / B)).toEqual([3, 4, 5, 6, 7]);
+    expect(read(cache, 'k', 3 * B, 7 * B, load).map(([s]) => s / B)).toEqual([3, 4, 5, 6]);
+    expect(calls).toEqual([
+      [5 * B, 8 * B],
+      [3 * B, 8 * B],
+      [3 * B, 7 * B],
+    ]);
+  });
+
+  it('keeps series apart by key and forgets the least recently used beyond its bound', () => {
+    const cache = new RollupSeriesCache(2);
+    const { calls, load } = store();
+    read(cache, 'a', 0, B, load);
+    read(cache, 'b', 0, B, load);
+    read(cache, 'a', 0, B, load);
+    read(cache, 'c', 0, B, load);
+    read(cache, 'a', 0, B, load);
+    read(cache, 'b', 0, B, load);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('drops buckets older than it keeps and reloads when they are asked for again', () => {
+    const cache = new RollupSeriesCache(8, 10 * B);
+    const { calls, load } = store();
+    read(cache, 'k', 0, 5 * B, load);
+    expect(read(cache, 'k', 10 * B, 20 * B, load)).toHaveLength(10);
+    expect(read(cache, 'k', 0, 20 * B, load)).toHaveLength(21);
+    expect(calls).toEqual([
+      [0, 5 * B],
+      [5 * B, 20 * B],
+      [0, 20 * B],
+    ]);
+  });
+});
