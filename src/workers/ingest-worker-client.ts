@@ -141,12 +141,21 @@ export function startIngestWorker(
   return {
     process(r) {
       const id = nextId++;
-      // An exact-size copy the worker can own: Fastify's buffers may share a pooled allocation.
-      const body = r.body ? new Uint8Array(r.body) : undefined;
-      if (body) transfer.push(body.buffer);
+      // The worker must own the memory it receives: a disposable body that fills its own
+      // allocation moves as it is; anything else (Fastify's buffers may be slices of a shared
+      // pool) is copied to an exact-size buffer first.
+      const b = r.body;
+      const own =
+        b &&
+        r.bodyDisposable &&
+        b.buffer instanceof ArrayBuffer &&
+        b.byteOffset === 0 &&
+        b.byteLength === b.buffer.byteLength;
+      const body = own ? b : b && new Uint8Array(b);
+      if (body) transfer.push(body.buffer as ArrayBuffer);
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
-      queued.push({ ...r, deadline, body, id });
+      queued.push({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body, ip: r.ip, id });
       // A full batch leaves at once so the worker starts on it while this thread reads more.
       if (queued.length >= BATCH_SIZE) flush();
       else if (!scheduled) {

@@ -78,6 +78,39 @@ describe('ingest on the worker thread', () => {
     t.deps.store.raw.prepare('DELETE FROM metrics_raw WHERE node_id <> ?').run(node.id);
   });
 
+  it('moves a fast-lane body to the ingest thread, and keeps it when listeners want the report', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as { port: number };
+    const send = (seq: number) =>
+      fetch(`http://127.0.0.1:${port}/api/node/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
+        body: JSON.stringify(agentReport({ seq })),
+      });
+    const count = () =>
+      (
+        t.deps.store.raw
+          .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
+          .get(node.id) as { n: number }
+      ).n;
+    const before = count();
+    const since = t.clock.now();
+    t.clock.advance(3000);
+    expect((await send(100)).status).toBe(200);
+    const seen: number[] = [];
+    const off = t.deps.reportEvents.onAccepted((e) => {
+      seen.push(e.report().metrics.processes?.process_count ?? -1);
+    });
+    t.clock.advance(3000);
+    expect((await send(101)).status).toBe(200);
+    off();
+    expect(seen).toEqual([312 + (101 % 5)]);
+    expect(count()).toBe(before + 2);
+    t.deps.store.raw
+      .prepare('DELETE FROM metrics_raw WHERE node_id = ? AND received_at > ?')
+      .run(node.id, since + 100);
+  });
+
   it('runs rollups and retention on the worker', async () => {
     const now = t.clock.now() + 3_600_000;
     const rollup = await t.deps.ingestBackend.rollup(now);

@@ -15,6 +15,11 @@ export interface RawReport {
   deadline: number;
   body: Uint8Array | undefined;
   ip: string | null;
+  /**
+   * The body is the caller's to give away: a worker backend may move its memory to the ingest
+   * thread instead of copying it (the caller must not read it afterwards).
+   */
+  bodyDisposable?: boolean;
 }
 
 export type CoreResult =

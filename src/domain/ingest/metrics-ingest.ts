@@ -28,6 +28,8 @@ export interface IncomingReport {
   /** The raw body: it is decoded next to the writer, off the HTTP thread. */
   body: Uint8Array | undefined;
   ip: string | null;
+  /** The body buffer is not used by the caller after this call (see RawReport). */
+  bodyDisposable?: boolean;
 }
 
 /**
@@ -49,8 +51,17 @@ export class MetricsIngest {
       throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
     }
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
+    // Listeners may ask for the report later, from the body: keep it only for them.
+    const keepBody = this.d.events.hasListeners;
     const res = await this.d.processor
-      .process({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body: r.body, ip: r.ip })
+      .process({
+        nodeId: r.nodeId,
+        receivedAt: r.receivedAt,
+        deadline,
+        body: r.body,
+        ip: r.ip,
+        bodyDisposable: !keepBody && r.bodyDisposable === true,
+      })
       .catch((err: unknown) => {
         this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
         throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });

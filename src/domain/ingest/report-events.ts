@@ -30,6 +30,10 @@ export class ReportEvents {
     };
   }
 
+  get hasListeners(): boolean {
+    return this.listeners.length > 0;
+  }
+
   /** Runs every listener; failures are reported and never reach the reporting node. */
   emitAccepted(event: AcceptedReport, onError: (err: unknown) => void): void {
     for (const listener of this.listeners) {

@@ -40,8 +40,9 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
     const nodeId = deps.nodeSecrets.lookup(secret);
     if (nodeId === undefined) return false;
 
-    // Content-Length is known and enforced by the HTTP parser: read into one exact buffer.
-    const body = Buffer.allocUnsafe(length);
+    // Content-Length is known and enforced by the HTTP parser: read into one exact buffer of
+    // its own (never a pool slice), which can then move to the ingest thread without a copy.
+    const body = Buffer.allocUnsafeSlow(length);
     let filled = 0;
     // An aborted upload just ends; there is no one left to answer.
     req.on('error', () => {});
@@ -49,23 +50,25 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
       filled += chunk.copy(body, filled);
     });
     req.on('end', () => {
-      deps.metricsIngest.accept({ nodeId, receivedAt, body, ip: clientIp(req) }).then(
-        ({ update }) => {
-          const u = update && {
-            id: update.id,
-            version: update.version,
-            url: update.url,
-            sha256: update.sha256,
-            size: update.size,
-          };
-          writeJson(res, 200, JSON.stringify({ ok: true, update: u }));
-        },
-        (err: unknown) => {
-          const appErr = toAppError(err, undefined);
-          if (appErr.status >= 500) deps.log.error({ err, code: appErr.code }, 'request failed');
-          writeAppError(res, appErr);
-        },
-      );
+      deps.metricsIngest
+        .accept({ nodeId, receivedAt, body, ip: clientIp(req), bodyDisposable: true })
+        .then(
+          ({ update }) => {
+            const u = update && {
+              id: update.id,
+              version: update.version,
+              url: update.url,
+              sha256: update.sha256,
+              size: update.size,
+            };
+            writeJson(res, 200, JSON.stringify({ ok: true, update: u }));
+          },
+          (err: unknown) => {
+            const appErr = toAppError(err, undefined);
+            if (appErr.status >= 500) deps.log.error({ err, code: appErr.code }, 'request failed');
+            writeAppError(res, appErr);
+          },
+        );
     });
     return true;
   };
