@@ -5,6 +5,9 @@
  * server RSS and stored bytes per report.
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
+ *
+ * Diagnosis: `-- --profile DIR` writes V8 CPU profiles of every Dash thread; BENCH_DASH_FLAGS
+ * passes node flags to Dash (e.g. "--trace-gc") and BENCH_DASH_STDOUT=1 shows its stdout.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -197,17 +200,22 @@ async function main(): Promise<void> {
 
     const port = await freePort();
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
-    const dash = spawn(process.execPath, [...profile, join(root, 'dist/main.js'), 'serve'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DASH_HOME: home,
-        DASH_LISTEN: `127.0.0.1:${port}`,
-        DASH_LOG_LEVEL: 'warn',
-        DASH_ADMIN_PASSWORD: 'bench-password-1',
+    const extra = process.env.BENCH_DASH_FLAGS ? process.env.BENCH_DASH_FLAGS.split(' ') : [];
+    const dash = spawn(
+      process.execPath,
+      [...profile, ...extra, join(root, 'dist/main.js'), 'serve'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DASH_HOME: home,
+          DASH_LISTEN: `127.0.0.1:${port}`,
+          DASH_LOG_LEVEL: 'warn',
+          DASH_ADMIN_PASSWORD: 'bench-password-1',
+        },
+        stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    );
     children.push(dash);
     await waitForHttp(port, '/api/version');
     const pid = dash.pid!;
