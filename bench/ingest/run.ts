@@ -196,6 +196,16 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
     });
     const baseCpu = `server ${cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok)}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok)}`;
+    // The same open loop against the baseline: what the generator and loopback add to latency.
+    const baseOpen = await load(gen, base.pid!, {
+      port: basePort,
+      path: '/api/node/metrics',
+      secrets,
+      mode: 'open',
+      rate: RATE,
+      seconds: Math.min(OPEN_SECONDS, 5),
+      connections: 256,
+    });
     base.kill();
 
     const port = await freePort();
@@ -248,6 +258,7 @@ async function main(): Promise<void> {
     const perReport = (afterOpen.total - before.total) / Math.max(1, open.ok);
     console.log('');
     console.log(line('baseline (node:http+JSON.parse)', baseSat));
+    console.log(line(`baseline open loop ${RATE}/s`, baseOpen));
     console.log(line('dash warm-up (1 report/node)', warm));
     console.log(line(`dash open loop ${RATE}/s`, open));
     console.log(line('dash saturation', sat));
