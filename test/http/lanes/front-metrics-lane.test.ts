@@ -1,60 +1,16 @@
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { agentReport } from '../../support/agent-payloads.js';
 import { seedNode } from '../../support/seed-nodes.js';
+import { send, startLanePair, type Answer, type LanePair } from '../../support/lane-pair.js';
 
-/**
- * The fast lane only runs behind a real socket (inject bypasses the server factory), so each
- * request shape goes over TCP to two apps on the same deps: one with the lane, one without.
- * Their answers must be identical, and the router-hit counter shows which path answered.
- */
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+/** Every request shape goes to Dash with and without lanes (see lane-pair.ts). */
 
 let t: TestApp;
-let withLane: FastifyInstance;
-let routerOnly: FastifyInstance;
-let routed = 0;
+let pair: LanePair;
 let admin: Record<string, string>;
-
-function port(app: FastifyInstance): number {
-  return (app.server.address() as AddressInfo).port;
-}
-
-function send(
-  app: FastifyInstance,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: port(app), method, path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const { date, ...rest } = res.headers;
-          void date;
-          resolve({ status: res.statusCode ?? 0, headers: rest, body: Buffer.concat(chunks) });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Sends the same request to both apps; returns the lane app's answer and whether it routed. */
 async function both(
@@ -63,10 +19,10 @@ async function both(
   headers: Record<string, string> = {},
   body?: string,
 ): Promise<{ answer: Answer; routed: boolean }> {
-  const before = routed;
-  const answer = await send(withLane, method, path, headers, body);
-  const viaRouter = routed > before;
-  const expected = await send(routerOnly, method, path, headers, body);
+  const before = pair.routed();
+  const answer = await send(pair.withLanes, { method, path, headers, body });
+  const viaRouter = pair.routed() > before;
+  const expected = await send(pair.routerOnly, { method, path, headers, body });
   expect(answer).toEqual(expected);
   return { answer, routed: viaRouter };
 }
@@ -90,19 +46,11 @@ beforeAll(async () => {
     await t.deps.front.ensureNode(n.id);
     await report(n.secret, 1);
   }
-  withLane = buildApp(t.deps);
-  withLane.addHook('onRequest', (_req, _reply, done) => {
-    routed++;
-    done();
-  });
-  routerOnly = buildApp(t.deps, { fastLanes: false });
-  await withLane.listen({ host: '127.0.0.1', port: 0 });
-  await routerOnly.listen({ host: '127.0.0.1', port: 0 });
+  pair = await startLanePair(t.deps);
 });
 
 afterAll(async () => {
-  await withLane.close();
-  await routerOnly.close();
+  await pair.close();
   await t.close();
 });
 
