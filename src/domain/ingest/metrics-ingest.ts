@@ -51,8 +51,9 @@ export class MetricsIngest {
       throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
     }
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
-    // Listeners may ask for the report later, from the body: keep it only for them.
-    const keepBody = this.d.events.hasListeners;
+    // Listeners may ask for the report later, from the body: keep it only for them. The event
+    // goes to listeners subscribed when the report arrived (subscribers start with Dash).
+    const listened = this.d.events.hasListeners;
     const res = await this.d.processor
       .process({
         nodeId: r.nodeId,
@@ -60,7 +61,7 @@ export class MetricsIngest {
         deadline,
         body: r.body,
         ip: r.ip,
-        bodyDisposable: !keepBody && r.bodyDisposable === true,
+        bodyDisposable: !listened && r.bodyDisposable === true,
       })
       .catch((err: unknown) => {
         this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
@@ -77,7 +78,8 @@ export class MetricsIngest {
       ('bodyJson' in view
         ? this.d.front.applyRendered(r.nodeId, r.receivedAt, view.bodyJson)
         : this.d.front.apply(r.nodeId, view.runtime, view.side));
-    if (applied) {
+    // No listener (the usual case today): no event object and closures per report.
+    if (applied && listened) {
       const front = this.d.front;
       let report: ValidatedReport | undefined;
       const body = r.body;
