@@ -1,14 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { int32, int64, nullable, opt, uint64 } from './wire-types.js';
+import { diskLogicalMembers, int32, int64, nullable, num, opt, str, uint64 } from './wire-types.js';
 
 /**
  * NodeReport, the body of POST /api/node/metrics (reference §1.2–§1.3). The schema checks JSON
  * types and integer ranges only; value rules live in domain/ingest/validate-metrics.ts.
  * Unknown fields are ignored, so newer agents keep working.
  */
-
-const str = () => opt(Type.String());
-const num = () => opt(Type.Number());
 
 const CpuSchema = Type.Object({
   usage_ratio: num(),
@@ -48,29 +45,7 @@ const DiskPhysicalSchema = Type.Object({
   service_ms: num(),
 });
 
-const MountpointSchema = Type.Object({
-  fs_type: str(),
-  inodes_total: opt(int64()),
-  inodes_used: opt(int64()),
-  inodes_free: opt(int64()),
-  inodes_used_ratio: num(),
-});
-
-const DiskLogicalSchema = Type.Object({
-  kind: str(),
-  name: str(),
-  device_path: str(),
-  ref: str(),
-  total: opt(int64()),
-  used: opt(int64()),
-  free: opt(int64()),
-  used_ratio: num(),
-  health: str(),
-  level: str(),
-  mountpoint: str(),
-  mountpoints: nullable(Type.Record(Type.String(), MountpointSchema)),
-  devices: nullable(Type.Array(Type.String())),
-});
+const DiskLogicalSchema = Type.Object(diskLogicalMembers);
 
 const DiskFilesystemSchema = Type.Object({
   path: str(),

@@ -1,38 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { int16, int32, int64, nullable, opt } from './wire-types.js';
+import { diskLogicalMembers, int16, int32, int64, nullable, num, opt, str } from './wire-types.js';
 
 /**
  * Static, the body of POST /api/node/static (reference §2.1): stable host facts sent at agent
  * start. Types and ranges only; value rules live in domain/ingest/validate-static.ts.
  */
 
-const str = () => opt(Type.String());
-const num = () => opt(Type.Number());
-
-const StaticMountpointSchema = Type.Object({
-  fs_type: str(),
-  inodes_total: opt(int64()),
-  inodes_used: opt(int64()),
-  inodes_free: opt(int64()),
-  inodes_used_ratio: num(),
-});
-
-const StaticLogicalSchema = Type.Object({
-  kind: str(),
-  name: str(),
-  device_path: str(),
-  ref: str(),
-  total: opt(int64()),
-  used: opt(int64()),
-  free: opt(int64()),
-  used_ratio: num(),
-  health: str(),
-  level: str(),
-  mountpoint: str(),
-  fs_type: str(),
-  mountpoints: nullable(Type.Record(Type.String(), StaticMountpointSchema)),
-  devices: nullable(Type.Array(Type.String())),
-});
+const StaticLogicalSchema = Type.Object({ ...diskLogicalMembers, fs_type: str() });
 
 const StaticFilesystemSchema = Type.Object({
   path: str(),

@@ -25,3 +25,35 @@ export const nullable = <T extends TSchema>(schema: T) => {
   const json = schema as unknown as { type: string };
   return Type.Optional(Type.Unsafe<Static<T> | null>({ ...schema, type: [json.type, 'null'] }));
 };
+
+/** Optional text and number fields, the most common members of agent payloads. */
+export const str = () => opt(Type.String());
+export const num = () => opt(Type.Number());
+
+/**
+ * Disk shapes both payloads carry (reference §1.3, §2.1): a mountpoint of a logical disk, and
+ * the members a logical disk has in both (static adds fs_type).
+ */
+export const MountpointSchema = Type.Object({
+  fs_type: str(),
+  inodes_total: opt(int64()),
+  inodes_used: opt(int64()),
+  inodes_free: opt(int64()),
+  inodes_used_ratio: num(),
+});
+
+export const diskLogicalMembers = {
+  kind: str(),
+  name: str(),
+  device_path: str(),
+  ref: str(),
+  total: opt(int64()),
+  used: opt(int64()),
+  free: opt(int64()),
+  used_ratio: num(),
+  health: str(),
+  level: str(),
+  mountpoint: str(),
+  mountpoints: nullable(Type.Record(Type.String(), MountpointSchema)),
+  devices: nullable(Type.Array(Type.String())),
+};
