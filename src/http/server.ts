@@ -88,7 +88,10 @@ function respondNotImplemented(res: ServerResponse): void {
  * next, then Fastify.
  */
 function serverFactoryWith(lanes: readonly FastLane[], closing: () => boolean) {
-  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+  return (
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+    opts: Record<string, unknown>,
+  ): Server => {
     const server = createServer((req, res) => {
       if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
       if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
@@ -97,6 +100,15 @@ function serverFactoryWith(lanes: readonly FastLane[], closing: () => boolean) {
     server.on('connect', (_req: IncomingMessage, socket: Socket) =>
       writeRawError(socket, 501, 'not_implemented'),
     );
+    // Fastify applies its connection timeouts only to servers it creates itself. Without them
+    // Node closes a keep-alive connection after 5 s idle, which races an agent's next report
+    // (a 5 s interval agent would often find its connection closed as it sends).
+    // Fastify passes its options with defaults applied; the fallbacks are those defaults.
+    const ms = (key: string, fallback: number): number =>
+      typeof opts[key] === 'number' ? opts[key] : fallback;
+    server.keepAliveTimeout = ms('keepAliveTimeout', 72_000);
+    server.requestTimeout = ms('requestTimeout', 0);
+    server.setTimeout(ms('connectionTimeout', 0));
     return server;
   };
 }
