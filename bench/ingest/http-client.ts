@@ -12,13 +12,18 @@ export class Connection {
   private pending: ((status: number) => void) | undefined;
   private failed: ((err: Error) => void) | undefined;
   busy = false;
+  /** The socket is gone (closed by either side); the connection cannot send again. */
+  closed = false;
 
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.setNoDelay(true);
     socket.on('data', (d: Buffer) => this.onData(d));
     socket.on('error', (err) => this.fail(err));
-    socket.on('close', () => this.fail(new Error('connection closed')));
+    socket.on('close', () => {
+      this.closed = true;
+      this.fail(new Error('connection closed'));
+    });
   }
 
   static open(port: number): Promise<Connection> {
@@ -30,6 +35,7 @@ export class Connection {
 
   /** Sends one request and resolves with the response status. */
   send(head: Buffer, body: Buffer): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('connection closed'));
     this.busy = true;
     return new Promise((resolve, reject) => {
       this.pending = resolve;

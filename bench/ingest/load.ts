@@ -33,6 +33,8 @@ export interface LoadResult {
 }
 
 const VARIANTS = 32;
+/** Longer than Dash's own 5 s persistence budget, so only a lost answer trips it. */
+const STALL_MS = 30_000;
 const bodies = Array.from({ length: VARIANTS }, (_, seq) =>
   Buffer.from(JSON.stringify(agentReport({ seq }))),
 );
@@ -70,7 +72,8 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     const total = cmd.mode === 'once' ? cmd.secrets.length : Infinity;
     const until = start + (cmd.seconds ?? 0) * 1000;
     await Promise.all(
-      conns.map(async (c) => {
+      conns.map(async (first) => {
+        let c = first;
         while (sent < total && (cmd.mode === 'once' || performance.now() < until)) {
           const { head, body } = pick();
           sent++;
@@ -79,7 +82,14 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
             record(await c.send(head, body), t0);
           } catch (err) {
             fail(err as Error);
-            return;
+            // Carry on with a new connection; a server that refuses them ends this client.
+            try {
+              c = await Connection.open(cmd.port);
+              conns.push(c);
+            } catch (openErr) {
+              fail(openErr as Error);
+              return;
+            }
           }
         }
       }),
@@ -90,10 +100,32 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     const queue: number[] = [];
     const free = [...conns];
     let inFlight = 0;
+    let opening = 0;
+    // A connection the server closed (idle keep-alive timeout, error) is replaced, so the pool
+    // keeps its size; its request, if any, counts as an error.
+    const replace = () => {
+      opening++;
+      Connection.open(cmd.port).then(
+        (c) => {
+          opening--;
+          conns.push(c);
+          free.push(c);
+          dispatch();
+        },
+        (err: Error) => {
+          opening--;
+          fail(err);
+        },
+      );
+    };
     const dispatch = () => {
       while (queue.length > 0 && free.length > 0) {
-        const scheduled = queue.shift()!;
         const c = free.pop()!;
+        if (c.closed) {
+          replace();
+          continue;
+        }
+        const scheduled = queue.shift()!;
         const { head, body } = pick();
         inFlight++;
         c.send(head, body).then(
@@ -106,12 +138,29 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
           (err: Error) => {
             fail(err);
             inFlight--;
+            replace();
           },
         );
       }
     };
-    await new Promise<void>((resolve) => {
+    let lastDone = 0;
+    let lastProgress = performance.now();
+    await new Promise<void>((resolve, reject) => {
       const tick = () => {
+        // A phase that stops making progress fails loudly instead of waiting forever.
+        const done = latencies.length + Object.values(errors).reduce((a, b) => a + b, 0);
+        if (done !== lastDone || inFlight + queue.length === 0) {
+          lastDone = done;
+          lastProgress = performance.now();
+        } else if (performance.now() - lastProgress > STALL_MS) {
+          reject(
+            new Error(
+              `no answer for ${STALL_MS / 1000} s: ${inFlight} in flight, ${queue.length} queued, ` +
+                `${free.length} free and ${opening} opening connections`,
+            ),
+          );
+          return;
+        }
         const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
         while (sent < due) {
           queue.push(start + (sent * 1000) / rate);
