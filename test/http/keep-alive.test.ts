@@ -1,7 +1,6 @@
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/build-app.js';
+import { buildTestApp, listenOnLoopback, type TestApp } from '../support/build-app.js';
 
 /**
  * Dash builds its own node:http server (for the fast lanes), so Fastify's connection settings
@@ -13,8 +12,7 @@ let port: number;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (t.app.server.address() as AddressInfo).port;
+  port = await listenOnLoopback(t.app);
 });
 afterAll(async () => t.close());
 

@@ -1,6 +1,6 @@
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../support/build-app.js';
+import { buildTestApp, listenOnLoopback, type TestApp } from '../support/build-app.js';
 
 /** Requests Node's HTTP parser rejects before any router sees them, over a real socket. */
 let t: TestApp;
@@ -8,8 +8,7 @@ let port: number;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (t.app.server.address() as AddressInfo).port;
+  port = await listenOnLoopback(t.app);
 });
 afterAll(async () => t.close());
 

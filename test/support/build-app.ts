@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,4 +51,10 @@ export async function buildTestApp(
       await deps.shutdown();
     },
   };
+}
+
+/** Starts the app on a free loopback port, for tests that need a real socket; returns the port. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return (app.server.address() as AddressInfo).port;
 }
