@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
+import type { SqliteStore } from '../../src/store/sqlite/open.js';
 import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { historyReader } from '../../src/store/sqlite/history-reader.js';
 import { rollupTask } from '../../src/store/sqlite/rollup-task.js';
 import type { HistoryQuery, HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
 import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
-import { metricsWrite } from '../support/metrics-writes.js';
+import { metricsWrite, openHistoryStore } from '../support/metrics-writes.js';
 
 const H = 3_600_000;
 const M15 = 900_000;
@@ -17,9 +17,7 @@ let engine: MetricsEngine;
 let history: HistoryRepo;
 
 beforeEach(() => {
-  store = openSqliteStore(':memory:', 0);
-  engine = new MetricsEngine(store.raw, () => 0);
-  history = historyReader(store.raw);
+  ({ store, engine, history } = openHistoryStore());
   // Three hours of reports every 60 s, CPU and nvme0n1 read rate varying.
   const writes: MetricsWrite[] = [];
   for (let i = 0; i < 180; i++) writes.push(write(T0 + i * 60_000, (i % 7) / 10, i * 100));

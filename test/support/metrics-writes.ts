@@ -1,6 +1,9 @@
 import { historySample } from '../../src/domain/ingest/history-sample.js';
 import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
-import type { MetricsWrite } from '../../src/store/ports.js';
+import type { HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
+import { historyReader } from '../../src/store/sqlite/history-reader.js';
+import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
 import { agentReport, type ReportOptions } from './agent-payloads.js';
 
 /** A MetricsWrite for a realistic report, as the ingest pipeline builds it. */
@@ -25,5 +28,19 @@ export function metricsWrite(
       pressureJson: null,
     },
     ip: opts.ip === undefined ? '10.0.0.1' : opts.ip,
+  };
+}
+
+/** An in-memory store with the metrics writer and the history reader over one connection. */
+export function openHistoryStore(): {
+  store: SqliteStore;
+  engine: MetricsEngine;
+  history: HistoryRepo;
+} {
+  const store = openSqliteStore(':memory:', 0);
+  return {
+    store,
+    engine: new MetricsEngine(store.raw, () => 0),
+    history: historyReader(store.raw),
   };
 }
