@@ -50,8 +50,9 @@ function bad(message: string): never {
 }
 
 /**
- * History reads: private by default; guests only with history_guest_access_mode=by_node and a
- * guest-visible node. Aggregate ranges include the newest raw samples (the store adds the tail).
+ * History reads: private by default; guests only with history_guest_access_mode=by_node (else 403)
+ * and a guest-visible node (else 404, like an absent one). Aggregate ranges include the newest
+ * raw samples (the store adds the tail).
  */
 export class HistoryService {
   constructor(
@@ -78,9 +79,10 @@ export class HistoryService {
     if (!viewer.admin && (await this.settings.get()).history_guest_access_mode !== 'by_node') {
       throw new AppError('forbidden', 'history is not available to guests');
     }
+    // Spec §7: 403 is only for guest history switched off as a whole; a node the guest may not
+    // see answers like an absent one, so guests cannot probe which hidden ids exist.
     const node = await this.nodes.get(id);
-    if (!node) throw new AppError(viewer.admin ? 'not_found' : 'forbidden');
-    if (!viewer.admin && !node.isGuestVisible) throw new AppError('forbidden');
+    if (!node || (!viewer.admin && !node.isGuestVisible)) throw new AppError('not_found');
     const now = this.clock.now();
     const from = Math.floor((now - range.windowMs) / range.stepMs) * range.stepMs;
     const points = await this.history.points({

@@ -148,10 +148,11 @@ export async function startFakeDash(): Promise<RunningDash> {
   app.get('/api/metrics/history', (req, reply) => {
     const q = req.query as Json;
     const n = byId(q.server_id);
-    if (!isAdmin(req) && (settings.history_guest_access_mode !== 'by_node' || !n?.guest)) {
+    const admin = isAdmin(req);
+    if (!admin && settings.history_guest_access_mode !== 'by_node') {
       return fail(reply, 403, 'forbidden');
     }
-    if (!n) return fail(reply, 404, 'not_found');
+    if (!n || (!admin && !n.guest)) return fail(reply, 404, 'not_found');
     return syntheticHistory(q);
   });
 

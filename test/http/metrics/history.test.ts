@@ -119,19 +119,39 @@ describe('GET /api/metrics/history', () => {
     expect((await get('server_id=9999&metric=cpu.usage_ratio&range=1h')).statusCode).toBe(404);
   });
 
-  it('is private by default; by_node opens guest-visible nodes to guests', async () => {
+  it('is private by default: guests get 403 forbidden while guest history is disabled', async () => {
     await setMode('disabled');
-    expect(
-      (await get(`server_id=${shown.id}&metric=cpu.usage_ratio&range=1h`, {})).statusCode,
-    ).toBe(403);
+    for (const id of [shown.id, hidden.id, 9999]) {
+      const res = await get(`server_id=${id}&metric=cpu.usage_ratio&range=1h`, {});
+      expect(res.statusCode, `node ${id}`).toBe(403);
+      expect(res.json(), `node ${id}`).toMatchObject({ code: 'forbidden' });
+    }
+  });
+
+  it('by_node opens guest-visible nodes; a hidden, deleted or absent node is 404 not_found', async () => {
     await setMode('by_node');
-    expect(
-      (await get(`server_id=${shown.id}&metric=cpu.usage_ratio&range=1h`, {})).statusCode,
-    ).toBe(200);
-    expect(
-      (await get(`server_id=${hidden.id}&metric=cpu.usage_ratio&range=1h`, {})).statusCode,
-    ).toBe(403);
-    expect((await get(`server_id=9999&metric=cpu.usage_ratio&range=1h`, {})).statusCode).toBe(403);
-    await setMode('disabled');
+    try {
+      expect(
+        (await get(`server_id=${shown.id}&metric=cpu.usage_ratio&range=1h`, {})).statusCode,
+      ).toBe(200);
+      const gone = seedNode(t.deps, { guestVisible: true });
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/nodes/${gone.id}`,
+        headers: admin,
+      });
+      expect(del.statusCode).toBe(204);
+      for (const id of [hidden.id, gone.id, 9999]) {
+        const res = await get(`server_id=${id}&metric=cpu.usage_ratio&range=1h`, {});
+        expect(res.statusCode, `node ${id}`).toBe(404);
+        expect(res.json(), `node ${id}`).toMatchObject({ code: 'not_found' });
+      }
+      // Admins still read a hidden node.
+      expect((await get(`server_id=${hidden.id}&metric=cpu.usage_ratio&range=1h`)).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await setMode('disabled');
+    }
   });
 });

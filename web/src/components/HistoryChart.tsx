@@ -1,10 +1,11 @@
 import { fetchHistory, type HistoryRange } from '../api/metrics';
 import { useAsync } from '../hooks/useAsync';
 import { formatValue, type ValueKind } from '../lib/format';
+import { hasCode } from '../lib/errors';
 import { hasPoints, mergeSeries } from '../lib/series';
 import { s } from '../i18n';
 import { Chart } from './Chart';
-import { ErrorMessage, Loading } from './Feedback';
+import { ErrorMessage, Loading, Notice } from './Feedback';
 import { card } from './ui';
 
 export interface SeriesSpec {
@@ -42,7 +43,13 @@ export function HistoryChart(props: {
     >
       <h3 className="mb-2 text-sm font-semibold">{props.title}</h3>
       {state.loading && !state.data && <Loading />}
-      {state.error !== null && <ErrorMessage error={state.error} onRetry={state.reload} />}
+      {state.error !== null &&
+        // A guest's node that was hidden or deleted since the page loaded: retrying cannot help.
+        (hasCode(state.error, 'not_found') ? (
+          <Notice tone="warn">{s.detail.notFound}</Notice>
+        ) : (
+          <ErrorMessage error={state.error} onRetry={state.reload} />
+        ))}
       {state.data &&
         (hasPoints(state.data.columns) ? (
           <Chart

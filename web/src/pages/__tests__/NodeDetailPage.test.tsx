@@ -178,6 +178,23 @@ describe('Node detail', () => {
     expect((await screen.findAllByText(en.errors.byCode.forbidden!)).length).toBeGreaterThan(0);
   });
 
+  it('tells a guest whose node became hidden (history 404) that it is not visible, without retry', async () => {
+    mockApi({
+      ...frontRoutes(),
+      'GET /api/statistics/access': {
+        body: { history_guest_access_mode: 'by_node', traffic_guest_access_mode: 'disabled' },
+      },
+      'GET /api/metrics/history': {
+        status: 404,
+        body: { code: 'not_found', message: 'not found' },
+      },
+    });
+    await renderApp('/nodes/2');
+    const cpu = await screen.findByRole('region', { name: en.detail.charts.cpu });
+    expect(await within(cpu).findByText(en.detail.notFound)).toBeInTheDocument();
+    expect(within(cpu).queryByRole('button', { name: en.app.retry })).toBeNull();
+  });
+
   it('says when a node does not exist or is hidden', async () => {
     mockApi(frontRoutes());
     await renderApp('/nodes/999');
