@@ -6,7 +6,7 @@ import type { NodesRepo } from '../../store/ports.js';
 import type { DownloadGrants, Grant } from './download-grants.js';
 import { agentAssetPath } from './platform.js';
 import type { UpdateManifest, UpdateOffers } from './update-offers.js';
-import { isUpdateTarget, parseVersion, supportsAutoUpdate } from './version.js';
+import { isLegacyDownloader, isUpdateTarget, parseVersion, supportsAutoUpdate } from './version.js';
 
 export interface AssetInfo {
   sha256: string;
@@ -35,7 +35,8 @@ interface Pending {
   target: semver.SemVer;
   version: string;
   assetPath: string;
-  grant: Grant;
+  /** The upgrade_token grant, only while the node reports a legacy version. */
+  grant?: Grant;
 }
 
 /** A grant this close to expiry is replaced before it goes out in a manifest. */
@@ -44,8 +45,9 @@ const GRANT_RENEW_MS = 10 * 60 * 1000;
 /**
  * Node upgrades requested by an admin (spec §3 "Pending node upgrade"). A pending upgrade is
  * offered in each metrics response until the node reports the target or a higher precedence;
- * it lives in memory only. Every offer carries an upgrade_token download grant, because an
- * agent that does not send X-Node-Secret when downloading cannot be told apart beforehand.
+ * it lives in memory only. Only a legacy node (one whose agent cannot send X-Node-Secret on the
+ * download, see isLegacyDownloader) gets a URL with an upgrade_token grant (spec §2.7, §5); any
+ * other node gets the plain URL and fetches it with its own secret, so no grant is minted for it.
  */
 export class NodeUpgrades implements UpdateOffers {
   private readonly pending = new Map<number, Pending>();
@@ -69,8 +71,15 @@ export class NodeUpgrades implements UpdateOffers {
       throw new AppError('node_asset_error', undefined, { cause: err });
     }
     if (!info) throw new AppError('node_asset_missing', `agent build ${assetPath} is missing`);
-    const grant = this.issueGrant(assetPath);
-    this.pending.set(nodeId, { target, version: bundled, assetPath, grant });
+    // Spec §4.6 rule 5: the grant is prepared now, so a legacy node's request fails with 503
+    // node_upgrade_grant_error rather than queueing an upgrade the node cannot download.
+    const grant = isLegacyDownloader(node.agentVersion) ? this.issueGrant(assetPath) : undefined;
+    this.pending.set(nodeId, {
+      target,
+      version: bundled,
+      assetPath,
+      ...(grant ? { grant } : {}),
+    });
   }
 
   /** Forgets a node's pending upgrade (the node was deleted). */
@@ -95,14 +104,19 @@ export class NodeUpgrades implements UpdateOffers {
         this.d.log.warn({ nodeId, asset: p.assetPath }, 'upgrade asset vanished; no manifest');
         return null;
       }
-      if (p.grant.expiresAt - this.d.clock.now() < GRANT_RENEW_MS) {
-        p.grant = this.issueGrant(p.assetPath);
+      const url = `${this.d.publicUrl}/deploy/${p.assetPath}`;
+      // Decided per report: a node updated by hand past the legacy line stops getting a token.
+      let query = '';
+      if (isLegacyDownloader(reportedVersion)) {
+        if (!p.grant || p.grant.expiresAt - this.d.clock.now() < GRANT_RENEW_MS) {
+          p.grant = this.issueGrant(p.assetPath);
+        }
+        query = `?upgrade_token=${encodeURIComponent(p.grant.token)}`;
       }
-      const token = encodeURIComponent(p.grant.token);
       return {
         id: p.version,
         version: p.version,
-        url: `${this.d.publicUrl}/deploy/${p.assetPath}?upgrade_token=${token}`,
+        url: url + query,
         sha256: info.sha256,
         size: info.size,
       };

@@ -3,6 +3,13 @@ import semver from 'semver';
 /** Oldest agent that applies update manifests from the metrics response (spec §4.4.10). */
 export const AUTO_UPDATE_MIN_VERSION = '0.2.3';
 
+/**
+ * Oldest agent that sends X-Node-Secret when it downloads an upgrade. Older agents that apply
+ * manifests (0.2.3 up to 0.2.x, the reference agent's line) fetch the URL with no header at all,
+ * so they need an upgrade_token grant; Dash's own agent authenticates from 0.3.0 on.
+ */
+export const AUTHENTICATED_DOWNLOAD_MIN_VERSION = '0.3.0';
+
 /** A strict SemVer version (no `v` prefix, no loose forms), or null. */
 export function parseVersion(text: string): semver.SemVer | null {
   const t = text.trim();
@@ -32,4 +39,14 @@ export function isUpdateTarget(target: semver.SemVer, reported: string): boolean
   const cmp = semver.compare(target, current);
   if (cmp !== 0) return cmp > 0;
   return target.build.join('.') !== current.build.join('.');
+}
+
+/**
+ * A legacy node cannot authenticate its upgrade download (spec §2.7): any version below
+ * AUTHENTICATED_DOWNLOAD_MIN_VERSION, and any version we cannot read, since only a grant is sure
+ * to work for it.
+ */
+export function isLegacyDownloader(version: string): boolean {
+  const v = parseVersion(version);
+  return v === null || semver.lt(v, AUTHENTICATED_DOWNLOAD_MIN_VERSION);
 }

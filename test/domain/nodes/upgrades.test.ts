@@ -100,6 +100,62 @@ describe('upgrade requests', () => {
   });
 });
 
+describe('legacy and authenticating nodes', () => {
+  it('prepares no grant for a node that sends X-Node-Secret on the download (0.3.0 or later)', async () => {
+    setNode({ agent_version: '0.3.0' });
+    const broken = new DownloadGrants(clock, () => {
+      throw new Error('no entropy');
+    });
+    const s = service('0.4.0', broken);
+    await s.request(nodeId);
+    expect(s.hasPending(nodeId)).toBe(true);
+    const m = await s.manifestFor(nodeId, '0.3.0');
+    expect(m?.url).toBe('https://dash.example.com/deploy/linux/node_linux_amd64');
+  });
+
+  it('gives the plain URL and issues no grant to an authenticating node', async () => {
+    setNode({ agent_version: '0.3.1+build.7' });
+    const s = service('0.4.0');
+    await s.request(nodeId);
+    expect(grants.size).toBe(0);
+    const url = new URL((await s.manifestFor(nodeId, '0.3.1+build.7'))?.url ?? '');
+    expect(url.search).toBe('');
+    expect(grants.size).toBe(0);
+  });
+
+  it('follows the version the node reports now: a grant only while it reports a legacy version', async () => {
+    const s = service('0.4.0');
+    await s.request(nodeId); // requested while the node reported 0.2.3
+    expect(grants.size).toBe(1);
+    const legacy = new URL((await s.manifestFor(nodeId, '0.2.3'))?.url ?? '');
+    expect(legacy.searchParams.get('upgrade_token')).toMatch(/^[A-Za-z0-9]{32}$/);
+    // Updated by hand to an agent that authenticates; the target is still newer.
+    const plain = new URL((await s.manifestFor(nodeId, '0.3.0'))?.url ?? '');
+    expect(plain.search).toBe('');
+    // An unreadable version cannot prove the agent authenticates: it keeps the grant.
+    const unknown = new URL((await s.manifestFor(nodeId, 'garbage'))?.url ?? '');
+    expect(unknown.searchParams.get('upgrade_token')).toBe(
+      legacy.searchParams.get('upgrade_token'),
+    );
+  });
+
+  it('answers null, keeping the upgrade pending, when a legacy grant cannot be renewed', async () => {
+    setNode({ agent_version: '0.3.0' });
+    let broken = false;
+    const flaky = new DownloadGrants(clock, (n) => {
+      if (broken) throw new Error('no entropy');
+      return randomAlnum(n);
+    });
+    const s = service('0.4.0', flaky);
+    await s.request(nodeId);
+    broken = true;
+    expect(await s.manifestFor(nodeId, '0.2.9')).toBeNull();
+    expect(s.hasPending(nodeId)).toBe(true);
+    broken = false;
+    expect(await s.manifestFor(nodeId, '0.2.9')).not.toBeNull();
+  });
+});
+
 describe('manifest delivery', () => {
   it('offers nothing without a pending upgrade', async () => {
     expect(await service().manifestFor(nodeId, '0.2.3')).toBeNull();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isLegacyDownloader,
   isOutdated,
   isUpdateTarget,
   parseVersion,
@@ -21,6 +22,18 @@ describe('node versions', () => {
     ['0.3', false],
   ])('supports_auto_update(%j) is %s (SemVer precedence)', (version, expected) => {
     expect(supportsAutoUpdate(version)).toBe(expected);
+  });
+
+  it.each([
+    ['0.2.3', true],
+    ['0.2.9+build.1', true],
+    ['0.3.0-rc.1', true],
+    ['unknown', true],
+    ['0.3.0', false],
+    ['0.3.0+build.2', false],
+    ['1.2.0', false],
+  ])('a node reporting %j is a legacy downloader: %s', (version, expected) => {
+    expect(isLegacyDownloader(version)).toBe(expected);
   });
 
   it('is outdated only when missing or invalid', () => {

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../../../support/build-app.js';
 import { adminHeaders } from '../../../support/credentials.js';
 import { resetFleet, setReported } from '../../../support/fleet.js';
+import { agentReport } from '../../../support/agent-payloads.js';
 import { nodeApi, type ListedNode } from './helpers.js';
 
 const BYTES = 'agent build 0.3.0\n';
@@ -101,5 +102,63 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     await nodeApi(t, () => admin).send('DELETE', `/api/admin/nodes/${node.id}`);
     expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
     expect((await upgrade()).statusCode).toBe(404);
+  });
+});
+
+describe('upgrade manifests in the metrics answer (bundled agent 0.4.0)', () => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    t = await buildTestApp({ DASH_PUBLIC_URL: 'http://127.0.0.1:8080' }, { nodeVersion: '0.4.0' });
+    admin = await adminHeaders(t);
+    mkdirSync(join(t.config.home, 'deploy', 'linux'), { recursive: true });
+    writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64'), BYTES);
+  });
+  beforeEach(async () => resetFleet(t));
+  afterAll(async () => t.close());
+
+  async function queuedNode(version: string) {
+    const node = await nodeApi(t, () => admin).create();
+    setReported(t, node.id, { agent_version: version, os: 'linux', arch: 'x86_64' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/nodes/${node.id}/upgrade`,
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(204);
+    return node;
+  }
+  async function reportedUpdate(secret: string, version: string) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/node/metrics',
+      headers: { 'content-type': 'application/json', 'x-node-secret': secret },
+      payload: JSON.stringify(agentReport({ version })),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ ok: boolean; update: { url: string } | null }>().update;
+  }
+
+  it('gives a node that authenticates its download a plain URL it fetches with its secret', async () => {
+    const node = await queuedNode('0.3.0');
+    const update = await reportedUpdate(node.secret, '0.3.0');
+    expect(update?.url).toBe('http://127.0.0.1:8080/deploy/linux/node_linux_amd64');
+    const path = new URL(update?.url ?? '').pathname;
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(401);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { 'x-node-secret': node.secret },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe(BYTES);
+  });
+
+  it('gives a legacy node an upgrade_token URL it fetches without a secret', async () => {
+    const node = await queuedNode('0.2.5');
+    const url = new URL((await reportedUpdate(node.secret, '0.2.5'))?.url ?? '');
+    expect(url.searchParams.get('upgrade_token')).toMatch(/^[A-Za-z0-9]{32}$/);
+    const download = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(download.statusCode).toBe(200);
   });
 });
