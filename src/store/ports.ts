@@ -185,7 +185,11 @@ export interface UptimeRepo {
     from: number,
     to: number,
   ): Promise<Array<UptimeSums & { hourStart: number }>>;
-  /** Minute sums in [from, to) per node: the online-rate series reads report counts from here. */
+  /**
+   * Stored reports of one node received in [from, to), per bucket of `stepMs` counted from
+   * `from` (keys are bucket starts; empty buckets are absent). Finalised minutes give their
+   * report count; minutes the uptime job never finalised are counted from raw history.
+   */
   reportCounts(
     nodeId: number,
     from: number,

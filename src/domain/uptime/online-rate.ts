@@ -9,6 +9,14 @@ const RANGES = {
   '7days': { name: '7d', stepSec: 12_600 },
 } as const;
 const POINTS = 48;
+/**
+ * Bucket grid of the earlier contract (reference §4.4): TimescaleDB's time_bucket default origin,
+ * Monday 2000-01-03 00:00 UTC. 30-minute buckets fall on the epoch grid anyway; 210-minute ones
+ * do not (the grids are 90 minutes apart).
+ */
+const BUCKET_ORIGIN = Date.UTC(2000, 0, 3);
+/** Expected report interval when the node has reported none (reference §4.4). */
+const DEFAULT_INTERVAL_SEC = 3;
 
 export interface OnlinePoint {
   ts: number;
@@ -24,9 +32,10 @@ export interface OnlineSeries {
 }
 
 /**
- * The legacy online-rate series: reports received per completed bucket divided by the reports
- * expected at the node's interval. Counts come from the finalised uptime minutes, never from a
- * scan of raw history.
+ * The legacy online-rate series, with its earlier contract and data source (spec §4.2, reference
+ * §4.4): the node's stored reports per completed bucket divided by the reports expected at its
+ * interval, not clamped. Counts are of stored reports whether or not the uptime job finalised
+ * their minutes (see UptimeRepo.reportCounts), so minutes before it first ran count too.
  */
 export class OnlineRateService {
   constructor(
@@ -50,10 +59,12 @@ export class OnlineRateService {
     if (!node) throw new AppError('not_found');
     if (!viewer.admin && !node.guestVisible) throw new AppError('forbidden');
     const stepMs = spec.stepSec * 1000;
-    const current = Math.floor(this.clock.now() / stepMs) * stepMs;
+    const now = this.clock.now();
+    const current = BUCKET_ORIGIN + Math.floor((now - BUCKET_ORIGIN) / stepMs) * stepMs;
     const from = current - POINTS * stepMs;
     const counts = await this.repo.reportCounts(id, from, current, stepMs);
-    const expected = Math.ceil(spec.stepSec / Math.max(1, node.intervalSec));
+    const interval = node.intervalSec > 0 ? node.intervalSec : DEFAULT_INTERVAL_SEC;
+    const expected = Math.max(1, Math.ceil(spec.stepSec / interval));
     const points: OnlinePoint[] = [];
     for (let ts = from; ts < current; ts += stepMs) {
       const rate = (counts.get(ts) ?? 0) / expected;

@@ -1,6 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { UptimeRepo, UptimeSums } from '../ports.js';
 
+const MINUTE_MS = 60_000;
+
 /**
  * Uptime storage on SQLite with prepared statements: the finaliser writes one row per node
  * every minute, so this stays off Kysely's per-query compile path.
@@ -47,10 +49,15 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
     `SELECT hour_start, online_ms, observed_ms FROM uptime_hour
      WHERE node_id = ? AND hour_start >= ? AND hour_start < ? ORDER BY hour_start`,
   );
-  const counts = db.prepare(
-    `SELECT minute - (minute % ?) AS bucket, sum(reports) AS n FROM uptime_minute
-     WHERE node_id = ? AND minute >= ? AND minute < ? GROUP BY bucket`,
+  const minuteReports = db.prepare(
+    `SELECT minute, reports FROM uptime_minute
+     WHERE node_id = ? AND minute >= ? AND minute < ? ORDER BY minute`,
   );
+  const rawCount = db
+    .prepare(
+      'SELECT count(*) FROM metrics_raw WHERE node_id = ? AND received_at >= ? AND received_at < ?',
+    )
+    .pluck();
   const pruneMinutes = db.prepare(
     `DELETE FROM uptime_minute WHERE (node_id, minute) IN
        (SELECT node_id, minute FROM uptime_minute WHERE minute < ? LIMIT ?)`,
@@ -121,11 +128,33 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
       }));
     },
     async reportCounts(nodeId, from, to, stepMs) {
-      const rows = counts.all(stepMs, nodeId, from, to) as Array<{
-        bucket: number;
-        n: number;
+      const out = new Map<number, number>();
+      const bucketOf = (t: number) => from + Math.floor((t - from) / stepMs) * stepMs;
+      const add = (bucket: number, n: number) => {
+        if (n > 0) out.set(bucket, (out.get(bucket) ?? 0) + n);
+      };
+      // A gap between finalised minutes (before the uptime job first ran, around a restart)
+      // is counted from raw history, one range count per bucket it touches. Steady state has
+      // few and short gaps; raw history's PK (node, receive time) serves each count.
+      const countGap = (a: number, b: number) => {
+        for (let lo = a; lo < b;) {
+          const hi = Math.min(b, bucketOf(lo) + stepMs);
+          add(bucketOf(lo), rawCount.get(nodeId, lo, hi) as number);
+          lo = hi;
+        }
+      };
+      let cursor = from;
+      const rows = minuteReports.all(nodeId, from, to) as Array<{
+        minute: number;
+        reports: number;
       }>;
-      return new Map(rows.map((r) => [r.bucket, r.n]));
+      for (const r of rows) {
+        if (r.minute > cursor) countGap(cursor, r.minute);
+        add(bucketOf(r.minute), r.reports);
+        cursor = r.minute + MINUTE_MS;
+      }
+      if (cursor < to) countGap(cursor, to);
+      return out;
     },
     async prune(minuteBefore, hourBefore, dayBefore, limit) {
       return (
