@@ -5,6 +5,12 @@ import * as m0004 from './0004_uptime.js';
 /**
  * Ordered SQLite migrations. Each id is applied once, in one transaction, and recorded in
  * `schema_migrations`; PostgreSQL keeps the same ids in its own folder.
+ *
+ * Ids are reserved per feature before its work starts, so branches built in parallel never take
+ * the same one; a reserved id whose feature needs no table stays unused. No merged feature used
+ * 0003, hence the gap. Gaps are harmless (the runner applies every listed id it has not recorded,
+ * in list order), but do not fill one later: a database that already has 0004 would apply the new
+ * 0003 after it and a fresh one before it. A new migration takes the next free id.
  */
 export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
   { id: '0001_init', up: m0001.up },
