@@ -79,9 +79,9 @@ export const ERROR_CODES = {
   secret_generation_failed: { status: 500, message: 'secret generation failed' },
   config_unavailable: { status: 500, message: 'configuration unavailable' },
   auth_error: { status: 500, message: 'authentication error' },
-  session_list_unsupported: { status: 501, message: 'session listing is not supported' },
   // 501
   not_implemented: { status: 501, message: 'method not implemented' },
+  session_list_unsupported: { status: 501, message: 'session listing is not supported' },
   // 502
   dash_update_check_failed: { status: 502, message: 'update check failed' },
   release_notes_fetch_failed: { status: 502, message: 'release notes could not be fetched' },
