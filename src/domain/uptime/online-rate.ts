@@ -55,11 +55,9 @@ export class OnlineRateService {
     const spec = RANGES[(range ?? '') as keyof typeof RANGES] as
       (typeof RANGES)[keyof typeof RANGES] | undefined;
     if (!spec) throw new AppError('invalid_request', 'range must be 24h or 7d');
-    // Earlier contract: a guest learns nothing about ids it may not see, so a hidden and an
-    // absent node are both 403; only signed-in callers get 404 for an absent or deleted node.
     const node = await this.repo.node(id);
-    if (!viewer.admin && !node?.guestVisible) throw new AppError('forbidden');
     if (!node) throw new AppError('not_found');
+    if (!viewer.admin && !node.guestVisible) throw new AppError('forbidden');
     const stepMs = spec.stepSec * 1000;
     const now = this.clock.now();
     const current = BUCKET_ORIGIN + Math.floor((now - BUCKET_ORIGIN) / stepMs) * stepMs;
