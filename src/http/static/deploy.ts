@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { AgentPlatform } from '../../domain/nodes/platform.js';
 import { renderInstallScript } from '../../deploy/install-scripts.js';
+import { installAddress, requestBaseUrl } from '../../domain/nodes/install-address.js';
 
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
@@ -90,7 +91,14 @@ export function registerDeployRoutes(app: FastifyInstance, deps: AppDeps): void 
       handler: (req, reply) => {
         void reply.header('cache-control', 'no-store');
         try {
-          const script = renderInstallScript(platform, deps.config.publicUrl, deps.versions.node);
+          // Without a configured public URL the script speaks the scheme and host it was fetched
+          // from, like the install command the admin page showed (routes/admin/nodes/deploy.ts).
+          const base = installAddress({
+            publicUrl: deps.config.publicUrl,
+            configured: deps.config.publicUrlConfigured ?? true,
+            requestBase: requestBaseUrl(req.protocol, req.host),
+          }).baseUrl;
+          const script = renderInstallScript(platform, base, deps.versions.node);
           return reply.code(200).type(script.contentType).send(script.body);
         } catch (err) {
           req.log.error({ err }, 'install script could not be rendered');
