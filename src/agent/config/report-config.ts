@@ -31,8 +31,12 @@ export function reportConfigPath(
 ): string {
   const fromEnv = env.NODE_REPORT_CONFIG?.trim() || env.ITHILTIR_NODE_REPORT_CONFIG?.trim();
   if (fromEnv) return fromEnv;
-  const base = platform === 'win32' ? win32.basename : basename;
-  const name = agentPath ? base(agentPath).replace(/\.exe$/i, '') : '';
+  const file = agentPath
+    ? platform === 'win32'
+      ? win32.basename(agentPath)
+      : basename(agentPath)
+    : '';
+  const name = file.replace(/\.exe$/i, '');
   const ithiltir = name === 'ithiltir-node';
   if (platform === 'win32') {
     const base = env.ProgramData?.trim() || 'C:\\ProgramData';

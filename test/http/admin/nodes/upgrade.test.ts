@@ -112,7 +112,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     let res = await upgrade();
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
-    expect(res.json().message).toMatch(/has not reported since Dash started/);
+    expect(res.json<{ message: string }>().message).toMatch(/has not reported since Dash started/);
     // Dash's JS agent: its service runs `node <file>`, which cannot start an executable.
     for (const ua of ['nodeagent', 'nodeagent/0.2.9 (linux; amd64; glibc; node)']) {
       const report = await t.app.inject({
@@ -129,7 +129,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
       res = await upgrade();
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
-      expect(res.json().message).toMatch(/Node\.js build of the agent/);
+      expect(res.json<{ message: string }>().message).toMatch(/Node\.js build of the agent/);
     }
     expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
   });
@@ -139,7 +139,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     const missing = await upgrade();
     expect(missing.statusCode).toBe(409);
     expect(missing.json()).toMatchObject({ code: 'node_asset_missing' });
-    expect(missing.json().message).toContain('linux/node_linux_amd64_musl');
+    expect(missing.json<{ message: string }>().message).toContain('linux/node_linux_amd64_musl');
     writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64_musl'), 'musl build');
     expect((await upgrade()).statusCode).toBe(204);
     const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.9');
