@@ -50,7 +50,7 @@ describe('GET /api/admin/nodes/deploy without a configured public URL', () => {
       url: '/deploy/linux/install.sh',
       headers: { host: '192.0.2.10:8080' },
     });
-    expect(script.body).toContain("rendered by Dash for http://192.0.2.10.");
+    expect(script.body).toContain('rendered by Dash for http://192.0.2.10.');
   });
 
   it('warns when that address is a loopback one', async () => {
