@@ -2,7 +2,10 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build deps web-deps web-build web-check e2e clean bench-json bench-agent bench-ingest bench-reads
+# Standalone agents (Bun --compile, runtimes from npm; see docs/agent.md). Built once, then cached.
+AGENT_BUILD = node --import tsx scripts/build-agent-binaries.ts
+
+.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean bench-json bench-agent bench-ingest bench-reads
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -23,7 +26,17 @@ web-build: web-deps
 build: deps web-build
 	$(NPM) run -s build
 
-run: build
+# Every platform: linux amd64/arm64 (glibc, musl), macOS amd64/arm64, Windows amd64/arm64,
+# each header-checked, gzip copies made, then published to $$DASH_HOME/deploy (default ./data).
+agents: build
+	$(AGENT_BUILD) --all --gzip --check
+	DASH_HOME=$${DASH_HOME:-./data} node --import tsx scripts/publish-agents.ts
+
+# Only this machine's platform (what `make run` publishes).
+agent-host: build
+	$(AGENT_BUILD) --host --gzip --check
+
+run: build agent-host
 	DASH_HOME=$${DASH_HOME:-./data} DASH_LOCAL_AGENT=$${DASH_LOCAL_AGENT:-true} node dist/main.js serve
 
 web-check: web-deps

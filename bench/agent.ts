@@ -1,19 +1,24 @@
 /**
- * Footprint of the bundled node agent at the default 3 s interval, next to an idle Node process
- * measured in the same run. The agent reports to a loopback stub that answers like Dash.
+ * Footprint of the node agent at the default 3 s interval: the standalone executable (Bun
+ * --compile, this machine's build) and the JS bundle run by Node, next to idle baselines (an idle
+ * Node process, and the same standalone runtime idling) measured in the same run. The agents
+ * report to a loopback stub that answers like Dash. Also prints the download size of every
+ * standalone build that is present (gzip copy when `make agents` made one).
  *
  * Run: npm run bench:agent            (60 s; BENCH_SECONDS=30 for a shorter run)
- * Targets (issue 7): RSS < 60 MB and CPU under 0.5 % of one core.
+ * Targets (issue 17): standalone RSS ≤ 30 MB, ≤ 0.3 % of one core; compressed download ≤ 50 MB.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AGENT_TARGETS, hostAgentTarget } from '../src/deploy/agent-targets.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BUNDLE = join(ROOT, 'dist', 'agent', 'nodeagent.mjs');
+const BIN_DIR = join(ROOT, 'dist', 'agent', 'bin');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const WARMUP_MS = 4_000;
 const INTERVAL = 3;
@@ -48,7 +53,19 @@ function usage(pid: number): Usage {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+interface Measured {
+  rss_mib: number;
+  peak_rss_mib: number;
+  cpu_seconds_per_hour: number;
+  cpu_percent_of_one_core: number;
+}
+
 async function main(): Promise<void> {
+  const host = hostAgentTarget();
+  const standalone = host ? join(BIN_DIR, host.asset) : '';
+  if (!existsSync(standalone)) {
+    throw new Error(`${standalone} is missing: run make agent-host (or make agents) first`);
+  }
   let reports = 0;
   let statics = 0;
   const server = createServer((req, res) => {
@@ -70,64 +87,84 @@ async function main(): Promise<void> {
     config,
     `targets:\n  - url: "http://127.0.0.1:${port}/api/node/metrics"\n    key: "bench"\n`,
   );
-
-  const children: ChildProcess[] = [
-    spawn(process.execPath, [BUNDLE, 'push', String(INTERVAL)], {
-      env: { ...process.env, NODE_REPORT_CONFIG: config },
-      stdio: 'ignore',
-    }),
-    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }),
+  const env = { ...process.env, NODE_REPORT_CONFIG: config };
+  // The compiled agent runs the embedded bundle; BUN_BE_BUN=1 makes it the plain Bun runtime,
+  // which gives the idle baseline of the same runtime.
+  const processes: [string, ChildProcess][] = [
+    ['standalone agent', spawn(standalone, ['push', String(INTERVAL)], { env, stdio: 'ignore' })],
+    [
+      'JS agent (node)',
+      spawn(process.execPath, [BUNDLE, 'push', String(INTERVAL)], { env, stdio: 'ignore' }),
+    ],
+    [
+      'idle node',
+      spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }),
+    ],
+    [
+      'idle bun runtime',
+      spawn(standalone, ['-e', 'setInterval(() => {}, 1000)'], {
+        env: { ...process.env, BUN_BE_BUN: '1' },
+        stdio: 'ignore',
+      }),
+    ],
   ];
-  const [agent, idle] = children.map((c) => c.pid!) as [number, number];
   try {
     await sleep(WARMUP_MS);
     const t0 = performance.now();
-    const a0 = usage(agent);
-    const b0 = usage(idle);
+    const before = processes.map(([, c]) => usage(c.pid!));
     const reports0 = reports;
     await sleep(SECONDS * 1000);
     const elapsed = (performance.now() - t0) / 1000;
-    const a1 = usage(agent);
-    const b1 = usage(idle);
-
-    const perHour = (u0: Usage, u1: Usage) => ((u1.cpuSeconds - u0.cpuSeconds) / elapsed) * 3600;
-    const agentCpuH = perHour(a0, a1);
-    const idleCpuH = perHour(b0, b1);
+    const measured: Record<string, Measured> = {};
+    processes.forEach(([name, c], i) => {
+      const u0 = before[i]!;
+      const u1 = usage(c.pid!);
+      const perHour = ((u1.cpuSeconds - u0.cpuSeconds) / elapsed) * 3600;
+      measured[name] = {
+        rss_mib: +u1.rssMiB.toFixed(1),
+        peak_rss_mib: +u1.peakMiB.toFixed(1),
+        cpu_seconds_per_hour: +perHour.toFixed(2),
+        cpu_percent_of_one_core: +((perHour / 3600) * 100).toFixed(3),
+      };
+    });
+    const downloads = AGENT_TARGETS.flatMap((t) => {
+      const file = join(BIN_DIR, t.asset);
+      if (!existsSync(file)) return [];
+      const gz = existsSync(`${file}.gz`) ? statSync(`${file}.gz`).size : null;
+      return [{ asset: t.asset, bytes: statSync(file).size, gzip_bytes: gz }];
+    });
+    const agent = measured['standalone agent']!;
     const result = {
       seconds: Math.round(elapsed),
       interval_seconds: INTERVAL,
       reports_received: reports - reports0,
       static_received: statics,
       clock_ticks_per_second: clockTicks,
-      agent: {
-        rss_mib: +a1.rssMiB.toFixed(1),
-        peak_rss_mib: +a1.peakMiB.toFixed(1),
-        cpu_seconds_per_hour: +agentCpuH.toFixed(2),
-        cpu_percent_of_one_core: +((agentCpuH / 3600) * 100).toFixed(3),
-      },
-      idle_node_baseline: {
-        rss_mib: +b1.rssMiB.toFixed(1),
-        peak_rss_mib: +b1.peakMiB.toFixed(1),
-        cpu_seconds_per_hour: +idleCpuH.toFixed(2),
-        cpu_percent_of_one_core: +((idleCpuH / 3600) * 100).toFixed(3),
-      },
-      targets: { rss_mib_below: 60, cpu_percent_below: 0.5 },
+      processes: measured,
+      downloads,
+      targets: { rss_mb_at_most: 30, cpu_percent_at_most: 0.3, gzip_download_mb_at_most: 50 },
     };
-    const pass = result.agent.peak_rss_mib < 60 && result.agent.cpu_percent_of_one_core < 0.5;
-    process.stdout.write(
-      [
-        `agent footprint over ${result.seconds}s at a ${INTERVAL}s interval (${result.reports_received} reports)`,
-        `                 RSS now   RSS peak   CPU s/hour   % of one core`,
-        `  nodeagent     ${result.agent.rss_mib.toFixed(1).padStart(6)} MiB ${result.agent.peak_rss_mib.toFixed(1).padStart(6)} MiB ${result.agent.cpu_seconds_per_hour.toFixed(2).padStart(10)} ${result.agent.cpu_percent_of_one_core.toFixed(3).padStart(13)}`,
-        `  idle node     ${result.idle_node_baseline.rss_mib.toFixed(1).padStart(6)} MiB ${result.idle_node_baseline.peak_rss_mib.toFixed(1).padStart(6)} MiB ${result.idle_node_baseline.cpu_seconds_per_hour.toFixed(2).padStart(10)} ${result.idle_node_baseline.cpu_percent_of_one_core.toFixed(3).padStart(13)}`,
-        `  target: RSS < 60 MB, CPU < 0.5 % of one core → ${pass ? 'met' : 'NOT met'}`,
-        '',
-      ].join('\n'),
-    );
+    const mb = (n: number) => (n / 1e6).toFixed(1);
+    const lines = [
+      `agent footprint over ${result.seconds}s at a ${INTERVAL}s interval (${result.reports_received} reports from 2 agents)`,
+      `                      RSS now   RSS peak   CPU s/hour   % of one core`,
+      ...Object.entries(measured).map(
+        ([name, m]) =>
+          `  ${name.padEnd(18)} ${m.rss_mib.toFixed(1).padStart(6)} MiB ${m.peak_rss_mib.toFixed(1).padStart(6)} MiB ${m.cpu_seconds_per_hour.toFixed(2).padStart(10)} ${m.cpu_percent_of_one_core.toFixed(3).padStart(13)}`,
+      ),
+      '  downloads (MB = 10^6 bytes):',
+      ...downloads.map(
+        (d) =>
+          `    ${d.asset.padEnd(32)} ${mb(d.bytes).padStart(6)} MB${d.gzip_bytes === null ? '' : `, gzip ${mb(d.gzip_bytes)} MB`}`,
+      ),
+      `  standalone: RSS ${agent.peak_rss_mib * 1.048576 <= 30 ? 'meets' : 'misses'} ≤ 30 MB, CPU ${agent.cpu_percent_of_one_core <= 0.3 ? 'meets' : 'misses'} ≤ 0.3 %`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
     writeFileSync(join(ROOT, 'bench', 'results', 'agent.json'), JSON.stringify(result, null, 2));
   } finally {
-    for (const c of children) c.kill('SIGTERM');
+    for (const [, c] of processes) c.kill('SIGTERM');
     server.closeAllConnections();
     server.close();
   }

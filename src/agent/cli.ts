@@ -1,6 +1,7 @@
 import { systemAgentClock } from './clock.js';
 import { reportConfigPath, loadReportConfig, ReportConfigError } from './config/report-config.js';
-import { reportInstall, reportUpdate } from './config/report-commands.js';
+import { reportInstall, reportRemove, reportUpdate, targetLine } from './config/report-commands.js';
+import { agentPath } from './build-info.js';
 import { consoleLog } from './log.js';
 import { DEFAULT_INTERVAL_MS, startAgent } from './run.js';
 import { detectLayout } from './update/layout.js';
@@ -11,11 +12,15 @@ export const RESTART_EXIT_CODE = 75;
 
 const USAGE = `usage:
   nodeagent push [interval_seconds] [--net if1,if2] [--debug] [--require-https]
-  nodeagent report install <url> <key>
+  nodeagent report install <url> <key> [--require-https]
   nodeagent report update <id> <key>
+  nodeagent report remove <id>
+  nodeagent report list
   nodeagent --version
 
-The report config is ${'$'}NODE_REPORT_CONFIG or /var/lib/nodeagent/report.yaml.
+<id> is a target's number in the report config (or its server_install_id). The report config is
+${'$'}NODE_REPORT_CONFIG, else /var/lib/nodeagent/report.yaml; an agent installed in place of
+Ithiltir-node (…/ithiltir-node) keeps using /var/lib/ithiltir-node/report.yaml.
 `;
 
 class UsageError extends Error {}
@@ -56,7 +61,7 @@ export function parsePushArgs(args: readonly string[]): PushArgs {
 function push(args: readonly string[]): Promise<number> {
   const opts = parsePushArgs(args);
   const log = consoleLog(opts.debug);
-  const configPath = reportConfigPath();
+  const configPath = reportConfigPath(process.env, agentPath());
   const targets = loadReportConfig(configPath);
   if (targets.length === 0) {
     log.error(`no targets in ${configPath}; run: nodeagent report install <url> <key>`);
@@ -65,7 +70,7 @@ function push(args: readonly string[]): Promise<number> {
   const layout = detectLayout({
     platform: process.platform,
     env: process.env,
-    scriptPath: process.argv[1],
+    scriptPath: agentPath(),
   });
   let finishing = false;
   return new Promise((resolve) => {
@@ -98,12 +103,16 @@ function push(args: readonly string[]): Promise<number> {
 }
 
 async function report(args: readonly string[]): Promise<number> {
-  const [sub, a, b, ...rest] = args;
-  const requireHttps = rest.includes('--require-https');
-  if (rest.some((r) => r !== '--require-https') || a === undefined || b === undefined) {
-    throw new UsageError('report needs two arguments');
+  const requireHttps = args.includes('--require-https');
+  const [sub, ...params] = args.filter((a) => a !== '--require-https');
+  const configPath = reportConfigPath(process.env, agentPath());
+  const arity: Record<string, number> = { install: 2, update: 2, remove: 1, list: 0 };
+  if (sub === undefined || arity[sub] === undefined) {
+    throw new UsageError(`unknown report command: ${sub ?? ''}`);
   }
-  const configPath = reportConfigPath();
+  if (params.length !== arity[sub])
+    throw new UsageError(`report ${sub} needs ${arity[sub]} argument(s)`);
+  const [a = '', b = ''] = params;
   if (sub === 'install') {
     const r = await reportInstall({
       configPath,
@@ -113,16 +122,21 @@ async function report(args: readonly string[]): Promise<number> {
       requireHttps,
     });
     process.stdout.write(
-      `${r.replaced ? 'updated' : 'added'} target ${r.installId} in ${configPath}\n`,
+      `${r.replaced ? 'updated' : 'added'} target ${r.id} (${r.installId}) in ${configPath}\n`,
     );
     return 0;
   }
   if (sub === 'update') {
-    reportUpdate({ configPath, id: a, key: b });
-    process.stdout.write(`updated the key of ${a} in ${configPath}\n`);
+    const t = reportUpdate({ configPath, id: a, key: b });
+    process.stdout.write(`${targetLine(t)}\n`);
     return 0;
   }
-  throw new UsageError(`unknown report command: ${sub ?? ''}`);
+  if (sub === 'remove') {
+    reportRemove({ configPath, id: a });
+    return 0;
+  }
+  for (const t of loadReportConfig(configPath)) process.stdout.write(`${targetLine(t)}\n`);
+  return 0;
 }
 
 /** Runs one command and returns the process exit status. */

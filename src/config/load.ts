@@ -195,6 +195,7 @@ export function loadConfig(env: Env = process.env): DashConfig {
     ...rest,
     home,
     publicUrl: publicUrl ?? defaultPublicUrl(draft.listen),
+    publicUrlConfigured: publicUrl !== undefined,
     database: resolveDatabase(databaseUrl, home),
   };
 }

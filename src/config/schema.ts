@@ -12,6 +12,11 @@ export interface DashConfig {
   listen: ListenAddress;
   /** Root URL users and agents reach Dash at (no trailing slash). */
   publicUrl: string;
+  /**
+   * False when publicUrl is only the default derived from the listen address; install commands
+   * then use the address the admin's browser reached Dash on instead.
+   */
+  publicUrlConfigured?: boolean;
   /** From DASH_ADMIN_PASSWORD only; replaces the stored hash at start when set. */
   adminPassword: string | undefined;
   database: DatabaseConfig;

@@ -7,73 +7,96 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentBinaryProblem } from './agent-binaries.js';
+import { AGENT_TARGETS, type AgentTarget } from './agent-targets.js';
 
-/** Where `npm run build` leaves the agent bundle. */
-export const DEFAULT_AGENT_BUNDLE = join(
+/** Where scripts/build-agent-binaries.ts leaves the standalone agents (`make agents`, `make run`). */
+export const DEFAULT_AGENT_BIN_DIR = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
   'dist',
   'agent',
-  'nodeagent.mjs',
+  'bin',
 );
 
-/**
- * Deploy assets the bundle is published as, relative to $DASH_HOME/deploy. The agent is one Node
- * script, so the same file serves every architecture; the per-arch names exist because installers
- * and upgrade manifests ask for node_<os>_<arch> (reference §1.6).
- */
-export const AGENT_ASSET_PATHS = [
-  'linux/node_linux_amd64',
-  'linux/node_linux_arm64',
-  'macos/node_macos_amd64',
-  'macos/node_macos_arm64',
-] as const;
+/** Deploy assets the standalone agents are published as, relative to $DASH_HOME/deploy. */
+export const AGENT_ASSET_PATHS = AGENT_TARGETS.map((t) => t.asset);
 
 export interface AgentAssetsResult {
   /** Assets written this time (new or changed). */
   written: string[];
   /** Assets that already held the same bytes and were left untouched. */
   unchanged: string[];
+  /** Targets with no build to publish (`make agents` builds them). */
+  missing: string[];
+  /** Builds refused because their header does not match the target (asset path: reason). */
+  rejected: string[];
 }
 
-const sha256 = (buf: Buffer): string => createHash('sha256').update(buf).digest('hex');
+function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+function sameFile(a: string, b: string): boolean {
+  return existsSync(b) && statSync(a).size === statSync(b).size && sha256File(a) === sha256File(b);
+}
+
+/** Copies over `dest` atomically (temporary name, then rename). */
+function replaceFile(src: string, dest: string, mode: number): void {
+  mkdirSync(dirname(dest), { recursive: true });
+  const temp = `${dest}.tmp-${process.pid}`;
+  try {
+    copyFileSync(src, temp);
+    chmodSync(temp, mode);
+    renameSync(temp, dest);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+function publishOne(t: AgentTarget, binDir: string, deployDir: string, r: AgentAssetsResult): void {
+  const src = join(binDir, t.asset);
+  if (!existsSync(src)) {
+    r.missing.push(t.asset);
+    return;
+  }
+  const problem = agentBinaryProblem(t, src);
+  if (problem) {
+    r.rejected.push(`${t.asset}: ${problem}`);
+    return;
+  }
+  const dest = join(deployDir, t.asset);
+  const gz = `${src}.gz`;
+  if (sameFile(src, dest)) {
+    r.unchanged.push(t.asset);
+  } else {
+    // The old .gz goes first: it must never be served next to a binary it does not match.
+    rmSync(`${dest}.gz`, { force: true });
+    replaceFile(src, dest, 0o755);
+    r.written.push(t.asset);
+  }
+  if (existsSync(gz) && !sameFile(gz, `${dest}.gz`)) replaceFile(gz, `${dest}.gz`, 0o644);
+}
 
 /**
- * Publishes the agent bundle under $DASH_HOME/deploy. Each asset is replaced atomically (copy to a
- * temporary name, then rename), so a node downloading during an upgrade never reads half a file;
- * identical assets are not rewritten, which keeps their mtime (and Dash's digest cache) stable.
+ * Publishes the standalone agents under $DASH_HOME/deploy. Only builds whose header matches their
+ * target are published. Each asset is replaced atomically, so a node downloading during an upgrade
+ * never reads half a file; identical assets are not rewritten, which keeps their mtime (and Dash's
+ * digest cache) stable. A `.gz` copy made by the build is published next to its binary and served
+ * to clients that accept gzip.
  */
 export function publishAgentAssets(
   dashHome: string,
-  bundlePath: string = DEFAULT_AGENT_BUNDLE,
+  binDir: string = DEFAULT_AGENT_BIN_DIR,
 ): AgentAssetsResult {
-  if (!existsSync(bundlePath)) {
-    throw new Error(`agent bundle not found at ${bundlePath}; run npm run build`);
-  }
-  const bundle = readFileSync(bundlePath);
-  const digest = sha256(bundle);
-  const result: AgentAssetsResult = { written: [], unchanged: [] };
-  for (const rel of AGENT_ASSET_PATHS) {
-    const dest = join(dashHome, 'deploy', rel);
-    if (existsSync(dest) && sha256(readFileSync(dest)) === digest) {
-      result.unchanged.push(rel);
-      continue;
-    }
-    mkdirSync(dirname(dest), { recursive: true });
-    const temp = `${dest}.tmp-${process.pid}`;
-    try {
-      copyFileSync(bundlePath, temp);
-      chmodSync(temp, 0o755);
-      renameSync(temp, dest);
-    } catch (err) {
-      rmSync(temp, { force: true });
-      throw err;
-    }
-    result.written.push(rel);
-  }
+  const result: AgentAssetsResult = { written: [], unchanged: [], missing: [], rejected: [] };
+  const deployDir = join(dashHome, 'deploy');
+  for (const t of AGENT_TARGETS) publishOne(t, binDir, deployDir, result);
   return result;
 }

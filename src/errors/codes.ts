@@ -52,6 +52,10 @@ export const ERROR_CODES = {
   node_platform_unknown: { status: 409, message: 'node platform is unknown' },
   node_platform_unsupported: { status: 409, message: 'node platform is not supported' },
   node_asset_missing: { status: 409, message: 'node asset for this platform is missing' },
+  node_upgrade_unsafe: {
+    status: 409,
+    message: "the node's agent cannot be replaced safely; reinstall it with the install command",
+  },
   default_group_not_deletable: { status: 409, message: 'the default group cannot be deleted' },
   traffic_daily_requires_billing: { status: 409, message: 'daily traffic requires billing mode' },
   traffic_rebuild_requires_billing: {

@@ -2,9 +2,12 @@
 #
 #   install.ps1 <dash_host> [dash_port] <secret> [interval_seconds] [--net if1,if2] [--require-https]
 #
-# Downloads the agent build with the node secret to %ProgramData%\nodeagent\bin\nodeagent.exe,
-# registers the report target with `nodeagent report install` and runs `nodeagent push` at
-# startup as SYSTEM. Run from an elevated PowerShell.
+# Downloads the standalone agent (one .exe, nothing else needed) with the node secret to
+# %ProgramData%\nodeagent\bin\nodeagent.exe, registers the report target with
+# `nodeagent report install` (config: %ProgramData%\nodeagent\report.yaml) and runs
+# `nodeagent push` as SYSTEM from boot, restarted when it stops: a scheduled task stands in for a
+# Windows service, because the agent does not speak the service control protocol itself.
+# Run from an elevated PowerShell.
 $ErrorActionPreference = 'Stop'
 
 $DashScheme = '{{DASH_SCHEME}}'
@@ -84,6 +87,12 @@ $download = "$exe.download"
 [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
 Invoke-WebRequest -UseBasicParsing -Uri $assetUrl -Headers @{ 'X-Node-Secret' = $secret } -OutFile $download
 if ((Get-Item $download).Length -eq 0) { throw 'downloaded agent is empty' }
+# A build that cannot start here must not replace the installed one.
+$renamed = "$download.exe"
+Move-Item -Force $download $renamed
+& $renamed --version | Out-Null
+if ($LASTEXITCODE -ne 0) { Remove-Item -Force $renamed; throw "the downloaded agent does not run on this host ($assetUrl)" }
+$download = $renamed
 
 $task = Get-ScheduledTask -TaskName $TaskName -ErrorAction SilentlyContinue
 if ($task) { Stop-ScheduledTask -TaskName $TaskName -ErrorAction SilentlyContinue }

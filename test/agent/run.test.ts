@@ -97,7 +97,10 @@ describe('startAgent (in-process agent for dash serve)', () => {
       intervalMs: 100,
       paths: fixturePaths('minimal'),
       statfs: anyStatfs,
-      updates: { layout: { kind: 'releases', root }, restart: (b) => restarts.push(b) },
+      updates: {
+        layout: { kind: 'releases', root, binaryName: 'nodeagent' },
+        restart: (b) => restarts.push(b),
+      },
     });
     await until(() => restarts.length > 0);
     await agent.stop();

@@ -1,4 +1,5 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/build-app.js';
@@ -32,7 +33,7 @@ const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 
   t.app.inject({ method, url, headers });
 const expectPrivate = (res: Awaited<ReturnType<typeof get>>) => {
   expect(res.headers['cache-control']).toBe('private, no-store');
-  expect(res.headers.vary).toBe('X-Node-Secret');
+  expect(res.headers.vary).toBe('X-Node-Secret, Accept-Encoding');
 };
 
 describe('install scripts', () => {
@@ -106,6 +107,31 @@ describe('agent assets', () => {
     expect(expired.statusCode).toBe(401);
     expect(expired.body).toBe('Unauthorized');
     admin = await adminHeaders(t); // the access token aged too
+  });
+
+  it('serves the gzip copy to clients that accept gzip, the plain file to the others', async () => {
+    const dir = join(t.config.home, 'deploy', 'macos');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'node_macos_arm64'), BYTES);
+    writeFileSync(join(dir, 'node_macos_arm64.gz'), gzipSync(BYTES));
+    const url = '/deploy/macos/node_macos_arm64';
+    const secret = { 'x-node-secret': node.secret };
+    const zipped = await get(url, { ...secret, 'accept-encoding': 'gzip, deflate' });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expectPrivate(zipped);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(BYTES);
+    for (const encoding of [undefined, 'identity', 'gzip;q=0', 'br']) {
+      const res = await get(url, encoding ? { ...secret, 'accept-encoding': encoding } : secret);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body).toBe(BYTES);
+    }
+    // A gzip copy older than its binary is stale (binary replaced by hand): never served.
+    const past = new Date(Date.UTC(2020, 0, 1));
+    utimesSync(join(dir, 'node_macos_arm64.gz'), past, past);
+    const stale = await get(url, { ...secret, 'accept-encoding': 'gzip' });
+    expect(stale.headers['content-encoding']).toBeUndefined();
+    expect(stale.body).toBe(BYTES);
   });
 
   it('answers 404 in plain text for files that are missing or outside the directory', async () => {

@@ -1,7 +1,12 @@
 import type { AgentClock } from '../clock.js';
 import { isJsonMediaType } from '../push/http.js';
 import { Endpoint, parseTargetUrl, siblingUrl, type TargetConfig } from '../push/target.js';
-import { loadReportConfig, ReportConfigError, saveReportConfig } from './report-config.js';
+import {
+  loadReportConfig,
+  numberTargets,
+  ReportConfigError,
+  saveReportConfig,
+} from './report-config.js';
 
 /**
  * Asks Dash who it is (POST …/identity with the node secret). The install id tells two Dash
@@ -45,7 +50,7 @@ export async function reportInstall(opts: {
   key: string;
   clock: AgentClock;
   requireHttps?: boolean;
-}): Promise<{ installId: string; replaced: boolean }> {
+}): Promise<{ installId: string; replaced: boolean; id: number }> {
   let url: URL;
   try {
     url = parseTargetUrl(opts.url);
@@ -59,21 +64,55 @@ export async function reportInstall(opts: {
   if (key === '') throw new ReportConfigError('the key is empty');
   const installId = await fetchInstallId(url, key, opts.clock, opts.requireHttps);
   const targets = loadReportConfig(opts.configPath);
-  const entry: TargetConfig = { url: url.href, key, serverInstallId: installId };
   const at = targets.findIndex((t) => t.serverInstallId === installId);
+  // A target keeps its id when it is replaced, as Ithiltir-node does.
+  const entry: TargetConfig = {
+    ...(at >= 0 && targets[at]!.id !== undefined ? { id: targets[at]!.id } : {}),
+    url: url.href,
+    key,
+    serverInstallId: installId,
+  };
   if (at >= 0) targets[at] = entry;
   else targets.push(entry);
-  saveReportConfig(opts.configPath, targets);
-  return { installId, replaced: at >= 0 };
+  const saved = numberTargets(targets);
+  saveReportConfig(opts.configPath, saved);
+  return {
+    installId,
+    replaced: at >= 0,
+    id: saved.find((t) => t.serverInstallId === installId)!.id!,
+  };
 }
 
-/** `report update <id> <key>`: replaces the key of the target whose install id is <id>. */
-export function reportUpdate(opts: { configPath: string; id: string; key: string }): void {
+/** The target named by <id>: its number in report.yaml, or its server_install_id. */
+function findTarget(targets: TargetConfig[], id: string, configPath: string): TargetConfig {
+  const want = id.trim();
+  const target = targets.find((t) => String(t.id) === want || t.serverInstallId === want);
+  if (!target) throw new ReportConfigError(`no target with id ${want} in ${configPath}`);
+  return target;
+}
+
+/** `report update <id> <key>`: replaces the key of one target. */
+export function reportUpdate(opts: { configPath: string; id: string; key: string }): TargetConfig {
   const key = opts.key.trim();
   if (key === '') throw new ReportConfigError('the key is empty');
   const targets = loadReportConfig(opts.configPath);
-  const target = targets.find((t) => t.serverInstallId === opts.id.trim());
-  if (!target) throw new ReportConfigError(`no target with id ${opts.id} in ${opts.configPath}`);
+  const target = findTarget(targets, opts.id, opts.configPath);
   target.key = key;
   saveReportConfig(opts.configPath, targets);
+  return target;
+}
+
+/** `report remove <id>`: drops one target; the others keep their ids. */
+export function reportRemove(opts: { configPath: string; id: string }): void {
+  const targets = loadReportConfig(opts.configPath);
+  const target = findTarget(targets, opts.id, opts.configPath);
+  saveReportConfig(
+    opts.configPath,
+    targets.filter((t) => t !== target),
+  );
+}
+
+/** One `report list` line, as Ithiltir-node prints it: id, URL and install id, tab-separated. */
+export function targetLine(t: TargetConfig): string {
+  return `${t.id ?? ''}\t${t.url}\t${t.serverInstallId ?? ''}`;
 }

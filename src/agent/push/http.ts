@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { AGENT_USER_AGENT } from '../build-info.js';
 
 /** Reference agent timeouts (§1.7): 5 s to connect, 10 s for the whole exchange. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -109,7 +110,7 @@ export async function postJson(url: URL, secret: string, payload: unknown): Prom
     headers: {
       'Content-Type': 'application/json',
       'X-Node-Secret': secret,
-      'User-Agent': 'nodeagent',
+      'User-Agent': AGENT_USER_AGENT,
     },
     body: Buffer.from(JSON.stringify(payload)),
   });

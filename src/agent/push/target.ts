@@ -1,6 +1,8 @@
 import { postJson, TransportError, type HttpResponse } from './http.js';
 
 export interface TargetConfig {
+  /** Positive number naming the target in `report update/remove <id>` (report.yaml `id`). */
+  id?: number;
   /** Report URL ending in /metrics (…/api/node/metrics). */
   url: string;
   key: string;

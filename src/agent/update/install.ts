@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { UpdateManifest } from '../payload.js';
 import { openRequest } from '../push/http.js';
+import { AGENT_USER_AGENT } from '../build-info.js';
 import type { ManagedLayout } from './layout.js';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
@@ -26,7 +27,7 @@ export async function downloadVerified(
 ): Promise<void> {
   const res = await openRequest(new URL(manifest.url), {
     method: 'GET',
-    headers: { 'X-Node-Secret': secret, 'User-Agent': 'nodeagent' },
+    headers: { 'X-Node-Secret': secret, 'User-Agent': AGENT_USER_AGENT },
     timeoutMs: DOWNLOAD_TIMEOUT_MS,
   });
   if (res.statusCode !== 200) {
@@ -62,7 +63,7 @@ export async function downloadVerified(
 
 /**
  * Installs a verified release. In the releases layout the binary lands in
- * releases/<version>/nodeagent and `current` is re-pointed by renaming a fresh symlink over it,
+ * releases/<version>/<binary name> and `current` is re-pointed by renaming a fresh symlink over it,
  * so at every instant `current` names either the old or the new release. Under the Windows runner
  * the running script is replaced by a rename over it. Returns where the new agent now lives.
  */
@@ -78,9 +79,9 @@ export async function installRelease(
     return layout.binary;
   }
   const releaseDir = join(layout.root, 'releases', manifest.version);
-  const binary = join(releaseDir, 'nodeagent');
+  const binary = join(releaseDir, layout.binaryName);
   await mkdir(releaseDir, { recursive: true, mode: 0o755 });
-  const staged = join(releaseDir, `.nodeagent.download-${suffix()}`);
+  const staged = join(releaseDir, `.${layout.binaryName}.download-${suffix()}`);
   await downloadVerified(manifest, secret, staged);
   await rename(staged, binary);
 
@@ -97,5 +98,5 @@ export async function installRelease(
   if (join(layout.root, now) !== releaseDir && now !== releaseDir) {
     throw new UpdateError(`${current} does not point at ${releaseDir} after the switch`);
   }
-  return join(dirname(binary), 'nodeagent');
+  return join(dirname(binary), layout.binaryName);
 }

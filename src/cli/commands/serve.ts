@@ -28,6 +28,10 @@ export async function serveCommand(): Promise<void> {
     const assets = publishAgentAssets(config.home);
     if (assets.written.length > 0)
       deps.log.info({ assets: assets.written }, 'agent assets published');
+    if (assets.rejected.length > 0)
+      deps.log.warn({ rejected: assets.rejected }, 'agent builds not published');
+    if (assets.missing.length > 0)
+      deps.log.info({ missing: assets.missing }, 'agent builds not built here (make agents)');
   } catch (err) {
     // Dash still serves everything else; only /deploy agent downloads and upgrades are affected.
     deps.log.warn({ err }, 'agent assets not published');

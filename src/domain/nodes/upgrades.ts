@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NodesRepo } from '../../store/ports.js';
 import type { DownloadGrants, Grant } from './download-grants.js';
+import { AgentBuilds } from './agent-build.js';
 import { agentAssetPath } from './platform.js';
 import type { UpdateManifest, UpdateOffers } from './update-offers.js';
 import { isLegacyDownloader, isUpdateTarget, parseVersion, supportsAutoUpdate } from './version.js';
@@ -51,6 +52,8 @@ const GRANT_RENEW_MS = 10 * 60 * 1000;
  */
 export class NodeUpgrades implements UpdateOffers {
   private readonly pending = new Map<number, Pending>();
+  /** What each node's agent is, from its reports' User-Agent (metrics route). */
+  readonly agents = new AgentBuilds();
 
   constructor(private readonly d: NodeUpgradesDeps) {}
 
@@ -63,7 +66,7 @@ export class NodeUpgrades implements UpdateOffers {
     const node = await this.d.nodes.get(nodeId);
     if (!node) throw new AppError('not_found');
     if (!supportsAutoUpdate(node.agentVersion)) throw new AppError('node_upgrade_unsupported');
-    const assetPath = agentAssetPath(node.os, node.arch);
+    const assetPath = this.safeAssetPath(nodeId, agentAssetPath(node.os, node.arch));
     let info: AssetInfo | null;
     try {
       info = await this.d.assets.describe(assetPath);
@@ -82,9 +85,37 @@ export class NodeUpgrades implements UpdateOffers {
     });
   }
 
+  /**
+   * The build that can replace this node's agent, or 409 node_upgrade_unsafe when none can: an
+   * upgrade switches `current` and restarts the service, so a build that cannot start there would
+   * leave the node without an agent. A JS agent's service runs `node <file>`, which cannot start
+   * an executable; a musl host needs the musl build; an unheard-of agent is not guessed at.
+   */
+  private safeAssetPath(nodeId: number, assetPath: string): string {
+    const build = this.agents.get(nodeId);
+    if (!build) {
+      throw new AppError(
+        'node_upgrade_unsafe',
+        'the node has not reported since Dash started; upgrade it once it is online',
+      );
+    }
+    if (build.dash && build.runtime === 'node') {
+      throw new AppError(
+        'node_upgrade_unsafe',
+        'the node runs the Node.js build of the agent, which its service starts with node and ' +
+          'which cannot be replaced by the standalone agent in place; run the install command ' +
+          'on the node instead',
+      );
+    }
+    return build.libc === 'musl' && assetPath.startsWith('linux/')
+      ? `${assetPath}_musl`
+      : assetPath;
+  }
+
   /** Forgets a node's pending upgrade (the node was deleted). */
   forget(nodeId: number): void {
     this.pending.delete(nodeId);
+    this.agents.forget(nodeId);
   }
 
   hasPending(nodeId: number): boolean {

@@ -6,7 +6,7 @@ import { isJsonMediaType } from '../media-type.js';
 import { NODE_BODY_LIMIT } from '../route-def.js';
 import { toAppError, type FastLane } from '../server.js';
 
-type LaneDeps = Pick<AppDeps, 'clock' | 'log' | 'nodeSecrets' | 'metricsIngest'>;
+type LaneDeps = Pick<AppDeps, 'clock' | 'log' | 'nodeSecrets' | 'metricsIngest' | 'nodeUpgrades'>;
 
 /**
  * POST /api/node/metrics without Fastify: the request every node sends every few seconds, so
@@ -39,6 +39,7 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
     }
     const nodeId = deps.nodeSecrets.lookup(secret);
     if (nodeId === undefined) return false;
+    deps.nodeUpgrades.agents.observe(nodeId, h['user-agent']);
 
     // Content-Length is known and enforced by the HTTP parser: read into one exact buffer of
     // its own (never a pool slice), which can then move to the ingest thread without a copy.

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { AgentPlatform } from '../../domain/nodes/platform.js';
 import { renderInstallScript } from '../../deploy/install-scripts.js';
+import { installAddress, requestBaseUrl } from '../../domain/nodes/install-address.js';
 
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
@@ -38,20 +39,40 @@ function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): bool
   return token !== undefined && token !== '' && deps.downloadGrants.allows(token, assetPath);
 }
 
+/** True when the client lists gzip in Accept-Encoding with a non-zero weight. */
+function acceptsGzip(req: FastifyRequest): boolean {
+  const header = single(req.headers['accept-encoding']) ?? '';
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q) > 0);
+  });
+}
+
 async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyReply) {
-  void reply.header('cache-control', 'private, no-store').header('vary', 'X-Node-Secret');
+  void reply
+    .header('cache-control', 'private, no-store')
+    .header('vary', 'X-Node-Secret, Accept-Encoding');
   const assetPath = assetPathOf(req.url);
   if (assetPath === null || !authorised(deps, req, assetPath)) {
     return plain(reply, 401, 'Unauthorized');
   }
   let file;
+  let gzipped = null;
   try {
     file = await deps.agentAssets.locate(assetPath);
+    // A standalone agent is ~100 MB; the build's gzip copy halves the download for clients that
+    // accept it (curl --compressed, wget, Go's http client). Others get the file as it is.
+    if (file && acceptsGzip(req)) gzipped = await deps.agentAssets.locate(`${assetPath}.gz`);
   } catch (err) {
     req.log.error({ err }, 'deploy asset lookup failed');
     return plain(reply, 500, 'Internal Server Error');
   }
   if (!file) return plain(reply, 404, 'Not Found');
+  if (gzipped && gzipped.mtimeMs >= file.mtimeMs) {
+    file = gzipped;
+    void reply.header('content-encoding', 'gzip');
+  }
   void reply.code(200).type('application/octet-stream').header('content-length', String(file.size));
   if (req.method === 'HEAD') return reply.send();
   return reply.send(createReadStream(file.path));
@@ -70,7 +91,14 @@ export function registerDeployRoutes(app: FastifyInstance, deps: AppDeps): void 
       handler: (req, reply) => {
         void reply.header('cache-control', 'no-store');
         try {
-          const script = renderInstallScript(platform, deps.config.publicUrl, deps.versions.node);
+          // Without a configured public URL the script speaks the scheme and host it was fetched
+          // from, like the install command the admin page showed (routes/admin/nodes/deploy.ts).
+          const base = installAddress({
+            publicUrl: deps.config.publicUrl,
+            configured: deps.config.publicUrlConfigured ?? true,
+            requestBase: requestBaseUrl(req.protocol, req.host),
+          }).baseUrl;
+          const script = renderInstallScript(platform, base, deps.versions.node);
           return reply.code(200).type(script.contentType).send(script.body);
         } catch (err) {
           req.log.error({ err }, 'install script could not be rendered');

@@ -1,8 +1,12 @@
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reportInstall, reportUpdate } from '../../../src/agent/config/report-commands.js';
+import {
+  reportInstall,
+  reportRemove,
+  reportUpdate,
+} from '../../../src/agent/config/report-commands.js';
 import {
   DEFAULT_REPORT_CONFIG,
   loadReportConfig,
@@ -46,7 +50,7 @@ describe('report config file', () => {
       { url: 'http://b.example:8080/api/node/metrics', key: 'κλειδί-123' },
     ];
     saveReportConfig(path, targets);
-    expect(loadReportConfig(path)).toEqual(targets);
+    expect(loadReportConfig(path)).toEqual(targets.map((t, i) => ({ id: i + 1, ...t })));
   });
 
   it('is written 0600, through a temporary file that does not stay behind', () => {
@@ -73,6 +77,7 @@ describe('report config file', () => {
       ),
     ).toEqual([
       {
+        id: 1,
         url: 'https://dash.example/api/node/metrics',
         key: "it's secret",
         serverInstallId: 'server_ff',
@@ -92,6 +97,86 @@ describe('report config file', () => {
   });
 });
 
+describe("Ithiltir-node's report.yaml (drop-in)", () => {
+  const ITHILTIR_FILE = [
+    'version: 1',
+    'targets:',
+    '  - id: 3',
+    '    url: https://dash.example/api/node/metrics',
+    '    key: ith-secret',
+    '    server_install_id: server_aa',
+    '  - id: 7',
+    '    url: http://other.example:8080/api/node/metrics',
+    '    key: second',
+    '',
+  ].join('\n');
+
+  it('reads its version and ids, and writes them back in the same shape', () => {
+    const targets = parseReportConfig(ITHILTIR_FILE);
+    expect(targets).toEqual([
+      {
+        id: 3,
+        url: 'https://dash.example/api/node/metrics',
+        key: 'ith-secret',
+        serverInstallId: 'server_aa',
+      },
+      { id: 7, url: 'http://other.example:8080/api/node/metrics', key: 'second' },
+    ]);
+    const path = tempConfig();
+    saveReportConfig(path, [...targets, { url: 'http://third/api/node/metrics', key: 'k3' }]);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toMatch(/^version: 1$/m);
+    expect(text).toContain(
+      '  - id: 3\n    url: "https://dash.example/api/node/metrics"\n    key: "ith-secret"\n    server_install_id: "server_aa"\n',
+    );
+    expect(loadReportConfig(path).map((t) => t.id)).toEqual([3, 7, 8]);
+  });
+
+  it('refuses another version and duplicate or invalid ids', () => {
+    expect(() => parseReportConfig('version: 2\ntargets: []\n')).toThrow(/version must be 1/);
+    const dup =
+      'targets:\n  - id: 1\n    url: http://a/metrics\n    key: a\n  - id: 1\n    url: http://b/metrics\n    key: b\n';
+    expect(() => parseReportConfig(dup)).toThrow(/unique positive integer/);
+    expect(() =>
+      parseReportConfig('targets:\n  - id: x\n    url: http://a/metrics\n    key: a\n'),
+    ).toThrow(ReportConfigError);
+  });
+
+  it('is found where Ithiltir-node keeps it when the agent runs as …/ithiltir-node', () => {
+    expect(
+      reportConfigPath({}, '/var/lib/ithiltir-node/releases/0.3.0/ithiltir-node', 'linux'),
+    ).toBe('/var/lib/ithiltir-node/report.yaml');
+    expect(
+      reportConfigPath({ ITHILTIR_NODE_REPORT_CONFIG: '/etc/ith.yaml' }, undefined, 'linux'),
+    ).toBe('/etc/ith.yaml');
+    expect(
+      reportConfigPath({ NODEAGENT_HOME: '/opt/na' }, '/opt/na/current/nodeagent', 'linux'),
+    ).toBe('/opt/na/report.yaml');
+    expect(
+      reportConfigPath(
+        { ProgramData: 'D:\\PD' },
+        'D:\\PD\\Ithiltir-node\\bin\\ithiltir-node.exe',
+        'win32',
+      ),
+    ).toBe('D:\\PD\\Ithiltir-node\\report.yaml');
+    expect(reportConfigPath({}, 'C:\\ProgramData\\nodeagent\\bin\\nodeagent.exe', 'win32')).toBe(
+      'C:\\ProgramData\\nodeagent\\report.yaml',
+    );
+  });
+
+  it('update and remove name a target by its number or install id; the others keep theirs', () => {
+    const path = tempConfig();
+    saveReportConfig(path, parseReportConfig(ITHILTIR_FILE));
+    expect(reportUpdate({ configPath: path, id: '7', key: 'new-key' }).key).toBe('new-key');
+    reportUpdate({ configPath: path, id: 'server_aa', key: 'rotated' });
+    reportRemove({ configPath: path, id: '3' });
+    expect(loadReportConfig(path)).toEqual([
+      { id: 7, url: 'http://other.example:8080/api/node/metrics', key: 'new-key' },
+    ]);
+    expect(() => reportRemove({ configPath: path, id: '3' })).toThrow(/no target with id 3/);
+  });
+});
+
 describe('report install', () => {
   it('checks the key with the identity URL and records the target with its install id', async () => {
     const s = await stub();
@@ -102,7 +187,7 @@ describe('report install', () => {
       key: ' node-secret ',
       clock: new FakeAgentClock(),
     });
-    expect(r).toEqual({ installId: `server_${'ab'.repeat(16)}`, replaced: false });
+    expect(r).toEqual({ installId: `server_${'ab'.repeat(16)}`, replaced: false, id: 1 });
     expect(s.received).toHaveLength(1);
     expect(s.received[0]).toMatchObject({
       method: 'POST',
@@ -112,7 +197,7 @@ describe('report install', () => {
       json: {},
     });
     expect(loadReportConfig(configPath)).toEqual([
-      { url: s.url(), key: 'node-secret', serverInstallId: `server_${'ab'.repeat(16)}` },
+      { id: 1, url: s.url(), key: 'node-secret', serverInstallId: `server_${'ab'.repeat(16)}` },
     ]);
     expect(statSync(configPath).mode & 0o777).toBe(0o600);
   });

@@ -30,7 +30,7 @@ function managedLayout(): { root: string; layout: ManagedLayout } {
   mkdirSync(join(root, 'releases', '0.3.0'), { recursive: true });
   writeFileSync(join(root, 'releases', '0.3.0', 'nodeagent'), 'old agent', { mode: 0o755 });
   symlinkSync(join('releases', '0.3.0'), join(root, 'current'));
-  return { root, layout: { kind: 'releases', root } };
+  return { root, layout: { kind: 'releases', root, binaryName: 'nodeagent' } };
 }
 
 const stubs: StubDash[] = [];
@@ -79,11 +79,21 @@ describe('managed layout detection (spec §4.4 rule 6)', () => {
     detectLayout({ platform, env, scriptPath });
 
   it('recognises current/nodeagent and releases/<version>/nodeagent', () => {
-    expect(probe(`${root}/current/nodeagent`)).toEqual({ kind: 'releases', root });
-    expect(probe(`${root}/releases/0.3.0/nodeagent`, 'darwin')).toEqual({
-      kind: 'releases',
-      root,
-    });
+    const layout = { kind: 'releases', root, binaryName: 'nodeagent' };
+    expect(probe(`${root}/current/nodeagent`)).toEqual(layout);
+    expect(probe(`${root}/releases/0.3.0/nodeagent`, 'darwin')).toEqual(layout);
+  });
+
+  it("recognises Ithiltir-node's layout, keeping its binary name (drop-in)", () => {
+    const ith = '/var/lib/ithiltir-node';
+    const layout = { kind: 'releases', root: ith, binaryName: 'ithiltir-node' };
+    expect(probe(`${ith}/current/ithiltir-node`)).toEqual(layout);
+    expect(probe(`${ith}/releases/0.2.5/ithiltir-node`)).toEqual(layout);
+    expect(probe(`${ith}/current/nodeagent`)).toBeUndefined();
+    expect(probe(`${root}/current/ithiltir-node`)).toBeUndefined();
+    expect(
+      probe('/srv/ith/current/ithiltir-node', 'linux', { ITHILTIR_NODE_HOME: '/srv/ith' }),
+    ).toEqual({ ...layout, root: '/srv/ith' });
   });
 
   it('ignores every other location', () => {
@@ -99,6 +109,9 @@ describe('managed layout detection (spec §4.4 rule 6)', () => {
     const script = 'C:\\ProgramData\\nodeagent\\bin\\nodeagent.exe';
     expect(probe(script, 'win32', {})).toBeUndefined();
     expect(probe(script, 'win32', { NODE_RUNNER: '1' })).toMatchObject({ kind: 'runner' });
+    expect(probe(script, 'win32', { ITHILTIR_NODE_RUNNER: '1' })).toMatchObject({
+      kind: 'runner',
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type AgentAssets,
   type AssetInfo,
 } from '../../../src/domain/nodes/upgrades.js';
+import { parseAgentUserAgent } from '../../../src/domain/nodes/agent-build.js';
 import { randomAlnum } from '../../../src/platform/crypto.js';
 import { silentLogger } from '../../../src/platform/logger.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/open.js';
@@ -29,7 +30,7 @@ let grants: DownloadGrants;
 let nodeId: number;
 
 function service(bundledVersion = '0.3.0', g: DownloadGrants = grants) {
-  return new NodeUpgrades({
+  const s = new NodeUpgrades({
     nodes: store.nodes,
     assets,
     grants: g,
@@ -38,6 +39,8 @@ function service(bundledVersion = '0.3.0', g: DownloadGrants = grants) {
     bundledVersion,
     publicUrl: 'https://dash.example.com',
   });
+  s.agents.observe(nodeId, 'nodeagent/0.2.3 (linux; amd64; glibc; standalone)');
+  return s;
 }
 
 function setNode(fields: { agent_version?: string; os?: string; arch?: string }) {
@@ -232,5 +235,22 @@ describe('manifest delivery', () => {
     await s.request(nodeId);
     s.forget(nodeId);
     expect(await s.manifestFor(nodeId, '0.2.3')).toBeNull();
+  });
+});
+
+describe("reading an agent's User-Agent", () => {
+  it('tells Dash builds, runtimes and C libraries apart', () => {
+    expect(parseAgentUserAgent('nodeagent/0.3.0 (linux; arm64; musl; standalone)')).toEqual({
+      dash: true,
+      runtime: 'standalone',
+      libc: 'musl',
+    });
+    expect(parseAgentUserAgent('nodeagent/0.3.0 (macos; arm64; node)')).toEqual({
+      dash: true,
+      runtime: 'node',
+    });
+    expect(parseAgentUserAgent('nodeagent')).toEqual({ dash: true, runtime: 'node' });
+    expect(parseAgentUserAgent('Go-http-client/1.1')).toEqual({ dash: false });
+    expect(parseAgentUserAgent(undefined)).toEqual({ dash: false });
   });
 });

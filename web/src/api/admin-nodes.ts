@@ -44,8 +44,22 @@ export interface DeployScript {
   command_prefix: string;
 }
 
+export interface PublishedAgent {
+  id: string;
+  asset: string;
+  os: 'linux' | 'macos' | 'windows';
+  arch: string;
+  libc?: string;
+  published: boolean;
+  problem?: string;
+}
+
 export interface DeployInfo {
   scripts: { linux: DeployScript; macos: DeployScript; windows: DeployScript };
+  /** The address install commands use; a warning when nodes elsewhere cannot reach it. */
+  address?: { url: string; source: 'config' | 'request'; warning?: string };
+  agents?: PublishedAgent[];
+  add_agents_command?: string;
 }
 
 export function listNodes(signal?: AbortSignal): Promise<AdminNode[]> {

@@ -237,6 +237,14 @@ export const en = {
       install: 'Install command',
       installHint: 'Run this on the server to install the agent and start reporting.',
       platform: 'Platform',
+      // Standalone agent builds (issue 17)
+      agentBuilds: 'Agent builds on this Dash',
+      agentPublished: 'published',
+      agentNotPublished: 'not published',
+      agentBuildsMissing: (command: string) =>
+        `Builds marked "not published" cannot be installed or upgraded to yet. Run \`${command}\` in the Dash source directory (or copy the builds into $DASH_HOME/deploy) to add them.`,
+      noBuildForPlatform:
+        'No agent build for this platform is published yet: the install command will fail until one is.',
       tagsHint: 'Comma-separated, at most 32',
       guestVisible: 'Visible to guests',
       p95: 'Track 95th percentile traffic',

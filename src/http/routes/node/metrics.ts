@@ -30,6 +30,7 @@ export function nodeMetricsRoute(deps: AppDeps) {
     schema: { response: { 200: MetricsResponse } },
     handler: async (req) => {
       const { nodeId, receivedAt } = nodeOf(req);
+      deps.nodeUpgrades.agents.observe(nodeId, req.headers['user-agent']);
       const { update } = await deps.metricsIngest.accept({
         nodeId,
         receivedAt,

@@ -108,7 +108,8 @@ describe('GET /api/admin/nodes/deploy', () => {
       headers: admin,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.json()).toMatchObject({
+      address: { url: 'https://dash.example.com:8443', source: 'config' },
       scripts: {
         linux: {
           url: 'https://dash.example.com:8443/deploy/linux/install.sh',

@@ -17,6 +17,7 @@ describe('POST /api/admin/nodes/{id}/upgrade without a bundled agent', () => {
       const admin = await adminHeaders(t);
       const node = await nodeApi(t, () => admin).create();
       setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', arch: 'amd64' });
+      t.deps.nodeUpgrades.agents.observe(node.id, 'Go-http-client/1.1');
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/admin/nodes/${node.id}/upgrade`,
@@ -45,6 +46,8 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     await resetFleet(t);
     node = await nodeApi(t, () => admin).create();
     setReported(t, node.id, { agent_version: '0.2.3', os: 'linux', arch: 'x86_64' });
+    // The node's last report came from Ithiltir-node (Go's default User-Agent).
+    t.deps.nodeUpgrades.agents.observe(node.id, 'Go-http-client/1.1');
   });
   afterAll(async () => t.close());
   const upgrade = (id: number | string = node.id) =>
@@ -102,6 +105,46 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     await nodeApi(t, () => admin).send('DELETE', `/api/admin/nodes/${node.id}`);
     expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
     expect((await upgrade()).statusCode).toBe(404);
+  });
+
+  it('refuses with 409 node_upgrade_unsafe when the agent cannot be replaced safely', async () => {
+    // Nothing heard from the node since Dash started: its agent is unknown.
+    t.deps.nodeUpgrades.agents.forget(node.id);
+    let res = await upgrade();
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
+    expect(res.json<{ message: string }>().message).toMatch(/has not reported since Dash started/);
+    // Dash's JS agent: its service runs `node <file>`, which cannot start an executable.
+    for (const ua of ['nodeagent', 'nodeagent/0.2.9 (linux; amd64; glibc; node)']) {
+      const report = await t.app.inject({
+        method: 'POST',
+        url: '/api/node/metrics',
+        headers: {
+          'x-node-secret': node.secret,
+          'user-agent': ua,
+          'content-type': 'application/json',
+        },
+        payload: '{}',
+      });
+      expect(report.statusCode).not.toBe(401);
+      res = await upgrade();
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
+      expect(res.json<{ message: string }>().message).toMatch(/Node\.js build of the agent/);
+    }
+    expect(t.deps.nodeUpgrades.hasPending(node.id)).toBe(false);
+  });
+
+  it('offers the musl build to a standalone agent on a musl host', async () => {
+    t.deps.nodeUpgrades.agents.observe(node.id, 'nodeagent/0.2.9 (linux; amd64; musl; standalone)');
+    const missing = await upgrade();
+    expect(missing.statusCode).toBe(409);
+    expect(missing.json()).toMatchObject({ code: 'node_asset_missing' });
+    expect(missing.json<{ message: string }>().message).toContain('linux/node_linux_amd64_musl');
+    writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64_musl'), 'musl build');
+    expect((await upgrade()).statusCode).toBe(204);
+    const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.9');
+    expect(new URL(manifest?.url ?? '').pathname).toBe('/deploy/linux/node_linux_amd64_musl');
   });
 });
 

@@ -92,6 +92,55 @@ describe('Admin: nodes', () => {
     expect(within(dialog).queryByRole('button', { name: t.upgrade })).not.toBeInTheDocument();
   });
 
+  it('warns about a loopback install address and says which agent builds are published', async () => {
+    const store = nodeStore(fleet());
+    const warning =
+      '127.0.0.1:8080 is a loopback address: only an agent on this machine can reach it.';
+    mockApi({
+      ...frontRoutes(),
+      ...store.routes,
+      'GET /api/admin/nodes/deploy': {
+        body: {
+          ...deploy,
+          address: { url: 'http://127.0.0.1:8080', source: 'request', warning },
+          agents: [
+            {
+              id: 'linux-amd64',
+              asset: 'linux/node_linux_amd64',
+              os: 'linux',
+              arch: 'amd64',
+              published: true,
+            },
+            {
+              id: 'windows-amd64',
+              asset: 'windows/node_windows_amd64.exe',
+              os: 'windows',
+              arch: 'amd64',
+              published: false,
+            },
+          ],
+          add_agents_command: 'make agents',
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await renderApp('/admin/nodes', { admin: true });
+    await user.click(await screen.findByRole('button', { name: t.edit('alpha') }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(warning)).toBeInTheDocument();
+    const builds = within(dialog).getByRole('list', { name: t.agentBuilds });
+    expect(within(builds).getByText('linux-amd64').parentElement).toHaveTextContent(
+      t.agentPublished,
+    );
+    expect(within(builds).getByText('windows-amd64').parentElement).toHaveTextContent(
+      t.agentNotPublished,
+    );
+    expect(within(dialog).getByText(t.agentBuildsMissing('make agents'))).toBeInTheDocument();
+    expect(within(dialog).queryByText(t.noBuildForPlatform)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: 'windows' }));
+    expect(within(dialog).getByText(t.noBuildForPlatform)).toBeInTheDocument();
+  });
+
   it('edits name, tags, groups and guest visibility with one PATCH of the changes', async () => {
     const store = nodeStore(fleet());
     const api = mockApi({ ...frontRoutes(), ...store.routes });

@@ -43,9 +43,13 @@ function Install(props: { secret: string }) {
   if (deploy.loading) return <Loading />;
   if (!deploy.data) return <ErrorMessage error={deploy.error} onRetry={deploy.reload} />;
   const script = deploy.data.scripts[platform];
+  const agents = deploy.data.agents ?? [];
+  const forPlatform = agents.filter((a) => a.os === platform);
+  const missing = agents.some((a) => !a.published);
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500 dark:text-slate-400">{t.installHint}</p>
+      {deploy.data.address?.warning && <Notice tone="warn">{deploy.data.address.warning}</Notice>}
       <div role="radiogroup" aria-label={t.platform} className="flex gap-1">
         {PLATFORMS.map((p) => (
           <button
@@ -65,6 +69,29 @@ function Install(props: { secret: string }) {
         label={t.install}
         value={installCommand(script.command_prefix, props.secret)}
       />
+      {forPlatform.length > 0 && !forPlatform.some((a) => a.published) && (
+        <Notice tone="warn">{t.noBuildForPlatform}</Notice>
+      )}
+      {agents.length > 0 && (
+        <details className="text-xs" open={missing}>
+          <summary className="cursor-pointer font-medium">{t.agentBuilds}</summary>
+          <ul aria-label={t.agentBuilds} className="mt-1 grid grid-cols-2 gap-x-4">
+            {agents.map((a) => (
+              <li key={a.id} title={a.problem ?? a.asset}>
+                <span className="font-mono">{a.id}</span>{' '}
+                <span className={a.published ? 'text-emerald-600' : 'text-slate-500'}>
+                  {a.published ? t.agentPublished : t.agentNotPublished}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {missing && (
+            <p className="mt-1 text-slate-500 dark:text-slate-400">
+              {t.agentBuildsMissing(deploy.data.add_agents_command ?? 'make agents')}
+            </p>
+          )}
+        </details>
+      )}
     </div>
   );
 }

@@ -1,30 +1,64 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { deployInfo, type InstallScript } from '../../../../domain/nodes/deploy-info.js';
+import { installAddress, requestBaseUrl } from '../../../../domain/nodes/install-address.js';
+import { publishedAgents } from '../../../../deploy/published-agents.js';
 import type { AppDeps } from '../../../../deps.js';
 
 const Script = Type.Object({ url: Type.String(), command_prefix: Type.String() });
+const Agent = Type.Object({
+  id: Type.String(),
+  asset: Type.String(),
+  os: Type.String(),
+  arch: Type.String(),
+  libc: Type.Optional(Type.String()),
+  published: Type.Boolean(),
+  problem: Type.Optional(Type.String()),
+});
 const DeployResponse = Type.Object({
   scripts: Type.Object({ linux: Script, macos: Script, windows: Script }),
+  address: Type.Object({
+    url: Type.String(),
+    source: Type.Union([Type.Literal('config'), Type.Literal('request')]),
+    warning: Type.Optional(Type.String()),
+  }),
+  agents: Type.Array(Agent),
+  add_agents_command: Type.String(),
 });
 
 const present = (s: InstallScript) => ({ url: s.url, command_prefix: s.commandPrefix });
 
-/** GET /api/admin/nodes/deploy — install script URLs and commands; the admin appends the secret. */
+/**
+ * GET /api/admin/nodes/deploy — install script URLs and commands (the admin appends the secret),
+ * the address they use (the browser's own when no public URL is configured, with a warning for
+ * a loopback one) and which standalone agent builds are published.
+ */
 export function adminNodesDeployRoute(deps: AppDeps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/nodes/deploy',
     auth: 'admin',
     schema: { response: { 200: DeployResponse } },
-    handler: () => {
-      const info = deployInfo(deps.config.publicUrl);
+    handler: async (req) => {
+      const address = installAddress({
+        publicUrl: deps.config.publicUrl,
+        configured: deps.config.publicUrlConfigured ?? true,
+        requestBase: requestBaseUrl(req.protocol, req.host),
+      });
+      const info = deployInfo(address.baseUrl);
       return {
         scripts: {
           linux: present(info.linux),
           macos: present(info.macos),
           windows: present(info.windows),
         },
+        address: {
+          url: address.baseUrl,
+          source: address.source,
+          ...(address.warning ? { warning: address.warning } : {}),
+        },
+        agents: await publishedAgents(deps.agentAssets),
+        add_agents_command: 'make agents',
       };
     },
   });

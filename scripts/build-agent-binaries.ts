@@ -1,0 +1,193 @@
+// Compiles the agent bundle (dist/agent/nodeagent.mjs, from scripts/build-agent.mjs) into one
+// standalone executable per platform with Bun's --compile, into dist/agent/bin/<asset path>.
+//
+//   node --import tsx scripts/build-agent-binaries.ts [--all | --host | <target id>…]
+//        [--bundle dist/agent/nodeagent.mjs] [--outdir dist/agent/bin] [--gzip] [--check]
+//
+// --gzip also writes <asset>.gz (level 9), which Dash serves to clients accepting gzip;
+// --check verifies every built file's header (format, CPU, C library) against its target.
+//
+// Each target's Bun runtime is the npm package named in src/deploy/agent-targets.ts, fetched with
+// `npm pack` (an ordinary registry download, checked against the pinned integrity) into
+// node_modules/.cache/dash-agent/, and handed to `bun build --compile-executable-path`, so Bun
+// never downloads anything itself. Outputs are rebuilt only when the bundle or runtime changed.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { gzipSync, constants as zlib } from 'node:zlib';
+import { agentBinaryProblem } from '../src/deploy/agent-binaries.js';
+import {
+  AGENT_TARGETS,
+  BUN_VERSION,
+  hostAgentTarget,
+  type AgentTarget,
+} from '../src/deploy/agent-targets.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const outDir = option('--outdir') ?? join(root, 'dist', 'agent', 'bin');
+const bundle = option('--bundle') ?? join(root, 'dist', 'agent', 'nodeagent.mjs');
+const VALUE_OPTIONS = new Set(['--outdir', '--bundle']);
+const cacheDir = join(root, 'node_modules', '.cache', 'dash-agent', `bun-${BUN_VERSION}`);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function selectTargets(): AgentTarget[] {
+  const ids = args.filter((a, i) => !a.startsWith('--') && !VALUE_OPTIONS.has(args[i - 1] ?? ''));
+  if (args.includes('--all')) return [...AGENT_TARGETS];
+  if (ids.length === 0 || args.includes('--host')) {
+    const host = hostAgentTarget();
+    if (!host) throw new Error(`no agent target for ${process.platform}/${process.arch}`);
+    return [host];
+  }
+  return ids.map((id) => {
+    const t = AGENT_TARGETS.find((x) => x.id === id);
+    if (!t)
+      throw new Error(`unknown target ${id}; known: ${AGENT_TARGETS.map((x) => x.id).join(', ')}`);
+    return t;
+  });
+}
+
+const sha = (algo: string, data: Buffer, enc: 'hex' | 'base64'): string =>
+  createHash(algo).update(data).digest(enc);
+
+/** The Bun runtime for a target, from its npm package (cached, integrity-checked). */
+function runtimeFor(t: AgentTarget): string {
+  const exe = join(
+    cacheDir,
+    t.runtimePackage.replace('/', '+'),
+    t.os === 'windows' ? 'bun.exe' : 'bun',
+  );
+  if (existsSync(exe)) return exe;
+  const work = mkdtempSync(join(cacheDir, '.fetch-'));
+  try {
+    const spec = `${t.runtimePackage}@${BUN_VERSION}`;
+    process.stdout.write(`fetching ${spec} from the npm registry\n`);
+    execFileSync(npm, ['pack', spec, '--silent', '--pack-destination', work], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tgz) throw new Error(`npm pack ${spec} produced no tarball`);
+    const integrity = `sha512-${sha('sha512', readFileSync(join(work, tgz)), 'base64')}`;
+    if (integrity !== t.runtimeIntegrity) {
+      throw new Error(
+        `${spec}: integrity ${integrity} differs from the pinned ${t.runtimeIntegrity}`,
+      );
+    }
+    execFileSync('tar', ['-xzf', tgz], { cwd: work });
+    const binary = join(work, 'package', 'bin', t.os === 'windows' ? 'bun.exe' : 'bun');
+    if (!existsSync(binary)) throw new Error(`${spec} has no ${binary}`);
+    mkdirSync(dirname(exe), { recursive: true });
+    chmodSync(binary, 0o755);
+    renameSync(binary, exe);
+    return exe;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A Bun that runs here: the `bun` devDependency when its postinstall ran, else the host runtime. */
+function compiler(): string {
+  const installed = join(root, 'node_modules', 'bun', 'bin', 'bun.exe');
+  try {
+    if (statSync(installed).size > 1_000_000) {
+      const v = execFileSync(installed, ['--version'], { encoding: 'utf8' }).trim();
+      if (v === BUN_VERSION) return installed;
+    }
+  } catch {
+    // fall through to the runtime package
+  }
+  const host = hostAgentTarget();
+  if (!host) throw new Error(`Bun has no runtime for ${process.platform}/${process.arch}`);
+  return runtimeFor(host);
+}
+
+function main(): void {
+  const declared = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    }
+  ).devDependencies.bun;
+  if (declared !== BUN_VERSION) {
+    throw new Error(`package.json pins bun ${declared}, agent-targets.ts expects ${BUN_VERSION}`);
+  }
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing; run npm run build:agent first`);
+  mkdirSync(cacheDir, { recursive: true });
+  const bundleHash = sha('sha256', readFileSync(bundle), 'hex');
+  const targets = selectTargets();
+  const bun = compiler();
+  for (const t of targets) {
+    const out = join(outDir, t.asset);
+    const stamp = `${out}.stamp`;
+    const key = `${bundleHash} ${t.bunTarget} ${t.runtimeIntegrity}\n`;
+    if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) {
+      process.stdout.write(`agent ${t.id}: up to date (${out})\n`);
+      finish(t, out);
+      continue;
+    }
+    const runtime = runtimeFor(t);
+    mkdirSync(dirname(out), { recursive: true });
+    const temp = `${out}.tmp-${process.pid}${t.os === 'windows' ? '.exe' : ''}`;
+    execFileSync(
+      bun,
+      [
+        'build',
+        bundle,
+        '--compile',
+        '--minify',
+        `--target=${t.bunTarget}`,
+        `--compile-executable-path=${runtime}`,
+        // A monitoring agent must not pick up .env or bunfig.toml from whatever directory it runs in.
+        '--no-compile-autoload-dotenv',
+        '--no-compile-autoload-bunfig',
+        `--outfile=${temp}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'], cwd: root },
+    );
+    chmodSync(temp, 0o755);
+    renameSync(temp, out);
+    writeFileSync(stamp, key);
+    rmSync(`${out}.gz`, { force: true });
+    const mib = (statSync(out).size / 1024 / 1024).toFixed(1);
+    process.stdout.write(`agent ${t.id}: ${out} (${mib} MiB)\n`);
+    finish(t, out);
+  }
+}
+
+const MiB = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The optional gzip copy and header check of one built executable. */
+function finish(t: AgentTarget, out: string): void {
+  if (args.includes('--gzip') && !existsSync(`${out}.gz`)) {
+    const gz = gzipSync(readFileSync(out), { level: zlib.Z_BEST_COMPRESSION, memLevel: 9 });
+    writeFileSync(`${out}.gz.tmp`, gz);
+    renameSync(`${out}.gz.tmp`, `${out}.gz`);
+  }
+  if (existsSync(`${out}.gz`)) {
+    process.stdout.write(`  ${t.asset}.gz: ${MiB(statSync(`${out}.gz`).size)}\n`);
+  }
+  if (args.includes('--check')) {
+    const problem = agentBinaryProblem(t, out);
+    if (problem) throw new Error(`agent ${t.id}: ${problem}`);
+    process.stdout.write(`  header ok: ${t.format} ${t.arch}${t.libc ? ` ${t.libc}` : ''}\n`);
+  }
+}
+
+main();
