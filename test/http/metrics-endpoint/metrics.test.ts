@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { buildTestApp, tempHome, type TestApp } from '../../support/build-app.js';
@@ -214,10 +215,10 @@ describe('node exposition cache', () => {
     const raw = t.deps.store.raw;
     const prepare = raw.prepare.bind(raw);
     let statements = 0;
-    raw.prepare = ((sql: string) => {
+    raw.prepare = (sql: string) => {
       statements++;
       return prepare(sql);
-    });
+    };
     try {
       t.clock.advance(3000);
       await report(t, nodes[0]!.secret, 7);
@@ -330,6 +331,37 @@ describe('GET /metrics with an allow-list and a token', () => {
       for (const [remoteAddress, headers, status] of cases) {
         const res = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers });
         expect(res.statusCode, `${remoteAddress} ${JSON.stringify(headers)}`).toBe(status);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('docs/grafana-dashboard.json', () => {
+  it('queries only metric names that /metrics exposes', async () => {
+    const t = await buildTestApp({ DASH_METRICS_ENABLED: 'true', DASH_METRICS_TOKEN: TOKEN });
+    try {
+      await addReportingNode(t, 'grafana');
+      const f = parseExposition(
+        (await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer })).body,
+      );
+      const dashboard = readFileSync(
+        new URL('../../../docs/grafana-dashboard.json', import.meta.url),
+        'utf8',
+      );
+      const exprs = [...dashboard.matchAll(/"(?:expr|query)": "((?:[^"\\]|\\.)*)"/g)].map(
+        (m) => m[1]!,
+      );
+      const names = new Set(
+        exprs.flatMap((e) =>
+          [...e.matchAll(/\b(?:dash|node|nodejs|process)_[A-Za-z0-9_]+/g)].map((m) => m[0]),
+        ),
+      );
+      expect(names.size).toBeGreaterThan(20);
+      for (const name of names) {
+        const family = name.replace(/_bucket$/, '');
+        expect(f.has(family), name).toBe(true);
       }
     } finally {
       await t.close();

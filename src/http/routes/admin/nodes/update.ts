@@ -39,6 +39,7 @@ export function adminNodesUpdateRoute(deps: AppDeps) {
       'invalid_traffic_cycle_mode',
       'invalid_traffic_cycle_settings',
       'invalid_traffic_billing_start_day',
+      'invalid_traffic_billing_anchor_date',
       'invalid_traffic_billing_timezone',
       'invalid_traffic_direction_mode',
     ],
