@@ -157,7 +157,7 @@ function defaults(): Draft {
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
-    metrics: { enabled: false, token: undefined, allow: [], refreshIntervalMs: 10_000 },
+    metrics: { enabled: false, token: undefined, allow: [], refreshIntervalMs: 15_000 },
   };
 }
 
