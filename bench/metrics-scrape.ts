@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     `exposition: ${NODES} nodes, ${series} series, ${(bytes.length / 1e6).toFixed(1)} MB`,
   );
   console.log(
-    `  baseline (bare server, same bytes)   ${b.toFixed(1).padStart(7)} ms CPU per scrape`,
+    `  baseline (bare server, same bytes)   ${b.toFixed(1).padStart(7)} ms CPU per scrape  ${range(base)}`,
   );
   console.log(
     `  dash scrape (warm node cache)        ${w.toFixed(1).padStart(7)} ms CPU per scrape  ` +
