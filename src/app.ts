@@ -8,6 +8,7 @@ import { registerDeployRoutes } from './http/static/deploy.js';
 import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
 import { FrontMetricsCache } from './http/front-metrics-cache.js';
 import { frontMetricsLane } from './http/lanes/front-metrics-lane.js';
+import { registerMetricsEndpoint } from './http/metrics-endpoint.js';
 
 export interface BuildAppOptions {
   /** Hot-path handlers before Fastify (default on); tests turn them off to compare answers. */
@@ -33,5 +34,6 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
           ],
   });
   registerDeployRoutes(app, deps);
+  registerMetricsEndpoint(app, deps.telemetry, deps.clock);
   return app;
 }

@@ -44,6 +44,8 @@ import {
 } from './workers/ingest-backend.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
+import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
+import { metricsExpositionJob } from './jobs/metrics-exposition.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -93,6 +95,8 @@ export interface AppDeps {
    * rollups and retention run: a worker thread for database files, inline for in-memory ones.
    */
   ingestBackend: IngestBackend;
+  /** GET /metrics: Dash's own metrics and the node exposition; undefined unless enabled. */
+  telemetry: Telemetry | undefined;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -196,6 +200,20 @@ export async function createDeps(
   const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  const telemetry = config.metrics.enabled
+    ? createTelemetry({
+        config: config.metrics,
+        database: config.database,
+        db: store.raw,
+        front,
+        memberships: () => store.groups.memberships(),
+        offlineAfterMs: config.nodeOfflineThresholdMs,
+      })
+    : undefined;
+  if (telemetry) {
+    scheduler.observe(telemetry.self);
+    scheduler.add(metricsExpositionJob(telemetry.nodes, config.metrics.refreshIntervalMs));
+  }
   let closed = false;
   return {
     config,
@@ -237,10 +255,12 @@ export async function createDeps(
       events: reportEvents,
       offers: updateOffers,
       receipts: uptime,
+      observer: telemetry?.self,
     }),
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history,
     ingestBackend,
+    telemetry,
     async shutdown() {
       if (closed) return;
       closed = true;

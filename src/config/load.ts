@@ -91,7 +91,35 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     env: 'DASH_LOCAL_AGENT',
     apply: (v, o) => void (o.localAgent = parseBoolean(v)),
   },
+  {
+    yaml: 'metrics_enabled',
+    env: 'DASH_METRICS_ENABLED',
+    apply: (v, o) => void (o.metrics.enabled = parseBoolean(v)),
+  },
+  {
+    yaml: 'metrics_token',
+    env: 'DASH_METRICS_TOKEN',
+    apply: (v, o) => void (o.metrics.token = checkMetricsToken(str(v))),
+  },
+  {
+    yaml: 'metrics_allow',
+    env: 'DASH_METRICS_ALLOW',
+    apply: (v, o) => void (o.metrics.allow = parseCidrList(v)),
+  },
+  {
+    yaml: 'metrics_refresh_interval',
+    env: 'DASH_METRICS_REFRESH_INTERVAL',
+    apply: (v, o) => void (o.metrics.refreshIntervalMs = parseBounded(str(v), 1000, 300_000)),
+  },
 ];
+
+function checkMetricsToken(v: string): string {
+  const token = v.trim();
+  if (token.length < 16) throw new Error('must be at least 16 characters');
+  if (token.length > 256) throw new Error('must be at most 256 characters');
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new Error('must be printable ASCII without spaces');
+  return token;
+}
 
 function parseLogLevel(v: string): LogLevel {
   const level = v.trim().toLowerCase();
@@ -129,6 +157,7 @@ function defaults(): Draft {
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
+    metrics: { enabled: false, token: undefined, allow: [], refreshIntervalMs: 15_000 },
   };
 }
 
@@ -191,6 +220,15 @@ export function loadConfig(env: Env = process.env): DashConfig {
     if (raw !== undefined && raw !== '') applyKey(spec, raw, spec.env, draft);
   }
   const { databaseUrl, publicUrl, ...rest } = draft;
+  if (
+    draft.metrics.enabled &&
+    draft.metrics.token === undefined &&
+    draft.metrics.allow.length === 0
+  ) {
+    throw new ConfigError(
+      'DASH_METRICS_ENABLED: /metrics needs DASH_METRICS_TOKEN or DASH_METRICS_ALLOW (or both)',
+    );
+  }
   return {
     ...rest,
     home,

@@ -32,4 +32,16 @@ export interface DashConfig {
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */
   localAgent: boolean;
+  /** GET /metrics (Prometheus); off unless enabled, and then only with a token or allow-list. */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  enabled: boolean;
+  /** Bearer token a scraper must send; undefined when only the allow-list guards /metrics. */
+  token: string | undefined;
+  /** Client addresses or CIDR ranges allowed to scrape; empty: any address (token required). */
+  allow: string[];
+  /** How often the node part of the exposition is brought up to date while scraped. */
+  refreshIntervalMs: number;
 }

@@ -54,6 +54,13 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    */
   rawBody?: boolean;
   schema?: S;
+  /** One line for the API description (GET /api/openapi.json); defaults to method and path. */
+  summary?: string;
+  /**
+   * Error codes this route answers beyond the ones its definition implies (auth, body, query,
+   * path id, storage), so the API description lists them.
+   */
+  errors?: readonly ErrorCode[];
   handler: (req: RouteRequest<S>, reply: FastifyReply) => unknown;
 }
 

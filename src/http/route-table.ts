@@ -41,6 +41,7 @@ import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 import { nodeIdentityRoute } from './routes/node/identity.js';
 import { nodeMetricsRoute } from './routes/node/metrics.js';
 import { nodeStaticRoute } from './routes/node/static.js';
+import { apiDescriptionRoutes } from './routes/docs/openapi.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -90,5 +91,6 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     nodeIdentityRoute(deps),
     nodeMetricsRoute(deps),
     nodeStaticRoute(deps),
+    ...apiDescriptionRoutes(deps, () => routeTable(deps, shared)),
   ];
 }

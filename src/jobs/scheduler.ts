@@ -9,6 +9,11 @@ export interface Job {
   runOnce(now: number): Promise<void>;
 }
 
+/** Told when a job run ends (Dash's own metrics: job lag and failures). */
+export interface JobObserver {
+  jobFinished(job: string, dueAt: number, startedAt: number, finishedAt: number, ok: boolean): void;
+}
+
 /**
  * Runs jobs one at a time each, on timers derived from the injected clock. `stop` waits for
  * runs in progress so shutdown never closes the store under a job.
@@ -17,6 +22,8 @@ export class Scheduler {
   private readonly jobs: Job[] = [];
   private readonly timers = new Map<Job, NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
+  private readonly dueAt = new Map<Job, number>();
+  private observers: JobObserver[] = [];
   private stopped = true;
 
   constructor(
@@ -27,6 +34,10 @@ export class Scheduler {
   add(job: Job): void {
     this.jobs.push(job);
     if (!this.stopped) this.schedule(job);
+  }
+
+  observe(observer: JobObserver): void {
+    this.observers.push(observer);
   }
 
   start(): void {
@@ -44,7 +55,9 @@ export class Scheduler {
 
   private schedule(job: Job): void {
     const now = this.clock.now();
-    const delay = Math.max(0, job.nextRunAt(now) - now);
+    const due = job.nextRunAt(now);
+    this.dueAt.set(job, due);
+    const delay = Math.max(0, due - now);
     const timer = setTimeout(() => this.run(job), delay);
     timer.unref();
     this.timers.set(job, timer);
@@ -52,10 +65,18 @@ export class Scheduler {
 
   private run(job: Job): void {
     if (this.stopped) return;
+    const startedAt = this.clock.now();
+    let ok = true;
     const p = job
-      .runOnce(this.clock.now())
-      .catch((err: unknown) => this.log.error({ err, job: job.name }, 'job failed'))
+      .runOnce(startedAt)
+      .catch((err: unknown) => {
+        ok = false;
+        this.log.error({ err, job: job.name }, 'job failed');
+      })
       .finally(() => {
+        const due = this.dueAt.get(job) ?? startedAt;
+        for (const o of this.observers)
+          o.jobFinished(job.name, due, startedAt, this.clock.now(), ok);
         this.running.delete(p);
         if (!this.stopped) this.schedule(job);
       });

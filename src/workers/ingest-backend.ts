@@ -7,6 +7,7 @@ import { createIngestHost } from './ingest-host.js';
 import { availableParallelism } from 'node:os';
 import { startIngestWorker } from './ingest-worker-client.js';
 import { WriteLock } from './write-lock.js';
+import { countBatch, ingestStats } from './ingest-stats.js';
 
 /** The metrics side of Dash as the HTTP thread sees it. */
 export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
@@ -30,6 +31,7 @@ export function inlineIngestBackend(
   const flush = () => {
     const batch = queued;
     queued = [];
+    countBatch(batch.length);
     const results = host.core.processBatch(batch.map((q) => q.report));
     batch.forEach((q, i) => q.resolve(results[i]!));
     for (const done of idle.splice(0)) done();
@@ -37,6 +39,7 @@ export function inlineIngestBackend(
   return {
     process(report: RawReport): Promise<CoreResult> {
       if (queued.length === 0) setImmediate(flush);
+      ingestStats.queued++;
       return new Promise((resolve) => queued.push({ report, resolve }));
     },
     setRenderFacts: (nodeId, facts) => host.core.setFacts(nodeId, facts),

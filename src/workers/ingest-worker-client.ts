@@ -11,6 +11,7 @@ import type { IngestBackend } from './ingest-backend.js';
 import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';
+import { countBatch, ingestStats } from './ingest-stats.js';
 
 /**
  * The built JS worker, or, when running from TypeScript sources (dev, tests), a bootstrap that
@@ -121,6 +122,7 @@ export function startIngestWorker(
   function flush(): void {
     if (queued.length === 0) return;
     const msg: ToWorker = { reports: queued };
+    countBatch(queued.length);
     const list = transfer;
     queued = [];
     transfer = [];
@@ -156,6 +158,7 @@ export function startIngestWorker(
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
       queued.push({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body, ip: r.ip, id });
+      ingestStats.queued++;
       // A full batch leaves at once so the worker starts on it while this thread reads more.
       if (queued.length >= BATCH_SIZE) flush();
       else if (!scheduled) {

@@ -5,6 +5,7 @@ import type { FrontState } from '../front/front-state.js';
 import type { UpdateManifest, UpdateOffers } from '../nodes/update-offers.js';
 import type { ReportProcessor } from './ingest-core.js';
 import type { ReportEvents } from './report-events.js';
+import type { IngestObserver } from './ingest-observer.js';
 import { validateMetricsReport, type ValidatedReport } from './validate-metrics.js';
 
 /** Spec §4.4 rule 2: a report must be persisted within 5 s of receipt, or not at all. */
@@ -19,6 +20,8 @@ export interface MetricsIngestDeps {
   offers: UpdateOffers;
   /** Told of every stored report, current or not (uptime counts them all). */
   receipts: { recordReceipt(nodeId: number, receivedAt: number): void };
+  /** Dash's own metrics (only when /metrics is enabled). */
+  observer?: IngestObserver;
 }
 
 export interface IncomingReport {
@@ -40,7 +43,25 @@ export interface IncomingReport {
 export class MetricsIngest {
   constructor(private readonly d: MetricsIngestDeps) {}
 
-  async accept(r: IncomingReport): Promise<{ update: UpdateManifest | null }> {
+  accept(r: IncomingReport): Promise<{ update: UpdateManifest | null }> {
+    const observer = this.d.observer;
+    if (!observer) return this.process(r);
+    observer.reportStarted();
+    const settle = (result: string) =>
+      observer.reportSettled(result, Math.max(0, this.d.clock.now() - r.receivedAt) / 1000);
+    return this.process(r).then(
+      (answer) => {
+        settle('ok');
+        return answer;
+      },
+      (err: unknown) => {
+        settle(err instanceof AppError ? err.code : 'internal_error');
+        throw err;
+      },
+    );
+  }
+
+  private async process(r: IncomingReport): Promise<{ update: UpdateManifest | null }> {
     const deadline = r.receivedAt + METRICS_PERSIST_BUDGET_MS;
     if (this.d.clock.now() > deadline) throw expired();
     let meta;

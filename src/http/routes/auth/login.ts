@@ -13,6 +13,7 @@ export function loginRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/auth/login',
     auth: 'public',
+    errors: ['invalid_json', 'invalid_persistence', 'unauthorized', 'rate_limited'],
     bodyLimit: NODE_BODY_LIMIT,
     jsonErrorCode: 'invalid_json',
     validationErrorCode: 'invalid_json',

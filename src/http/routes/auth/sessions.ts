@@ -51,6 +51,7 @@ export function deleteSessionRoute(deps: AppDeps) {
     method: 'DELETE',
     path: '/api/auth/sessions/:sid',
     auth: 'admin',
+    errors: ['invalid_session'],
     schema: { params: Type.Object({ sid: Type.String() }) },
     handler: async (req, reply) => {
       const sid = req.params.sid.trim();

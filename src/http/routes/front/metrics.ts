@@ -35,6 +35,7 @@ export function frontMetricsRoute(
     method: 'GET',
     path: '/api/front/metrics',
     auth: 'optional',
+    errors: ['invalid_request'],
     schema: {
       querystring: Type.Object({
         limit: Type.Optional(Type.String()),

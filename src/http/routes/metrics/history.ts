@@ -18,6 +18,7 @@ export function historyRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/metrics/history',
     auth: 'optional',
+    errors: ['not_found', 'forbidden'],
     storeErrorCode: 'service_unavailable',
     schema: {
       querystring: Query,

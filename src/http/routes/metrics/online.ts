@@ -10,6 +10,7 @@ export function onlineRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/metrics/online',
     auth: 'optional',
+    errors: ['not_found', 'forbidden'],
     schema: {
       querystring: Type.Object({
         server_id: Type.Optional(Type.String()),

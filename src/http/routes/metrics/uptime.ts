@@ -30,6 +30,7 @@ export function uptimeDayRoute(deps: AppDeps) {
     path: '/api/metrics/uptime/day',
     aliases: ['/api/metrics/uptime/day/'],
     auth: 'optional',
+    errors: ['invalid_request', 'not_found', 'forbidden'],
     storeErrorCode: 'service_unavailable',
     schema: {
       querystring: Type.Object({

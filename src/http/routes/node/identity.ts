@@ -10,6 +10,7 @@ export function nodeIdentityRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/node/identity',
     auth: 'node',
+    errors: ['service_unavailable'],
     bodyLimit: NODE_BODY_LIMIT,
     schema: { response: { 200: IdentityResponse } },
     handler: async () => {

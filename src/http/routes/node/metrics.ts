@@ -25,6 +25,7 @@ export function nodeMetricsRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/node/metrics',
     auth: 'node',
+    errors: ['invalid_metrics', 'service_unavailable'],
     bodyLimit: NODE_BODY_LIMIT,
     rawBody: true,
     schema: { response: { 200: MetricsResponse } },

@@ -9,6 +9,7 @@ export function nodeStaticRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/node/static',
     auth: 'node',
+    errors: ['invalid_static_payload', 'service_unavailable'],
     bodyLimit: NODE_BODY_LIMIT,
     schema: { body: StaticReportSchema },
     handler: async (req, reply) => {

@@ -14,6 +14,7 @@ export function adminGroupsCreateRoute(deps: AppDeps) {
     path: '/api/admin/groups/',
     aliases: ['/api/admin/groups'],
     auth: 'admin',
+    errors: ['invalid_name', 'invalid_remark'],
     schema: { body: Body },
     handler: async (req, reply) => {
       await deps.groups.create({ name: req.body.name, remark: req.body.remark });

@@ -8,6 +8,7 @@ export function adminGroupsDeleteRoute(deps: AppDeps) {
     method: 'DELETE',
     path: '/api/admin/groups/:id',
     auth: 'admin',
+    errors: ['default_group_not_deletable'],
     schema: { params: IdParams },
     handler: async (req, reply) => {
       await deps.groups.delete(pathId(req.params.id));

@@ -14,6 +14,7 @@ export function adminGroupsUpdateRoute(deps: AppDeps) {
     method: 'PATCH',
     path: '/api/admin/groups/:id',
     auth: 'admin',
+    errors: ['invalid_fields', 'no_fields', 'invalid_name', 'invalid_remark'],
     schema: { params: IdParams, body: Body },
     handler: async (req, reply) => {
       await deps.groups.update(pathId(req.params.id), {

@@ -11,6 +11,7 @@ export function adminNodesCreateRoute(deps: AppDeps) {
     path: '/api/admin/nodes/',
     aliases: ['/api/admin/nodes'],
     auth: 'admin',
+    errors: ['secret_generation_failed', 'secret_collision_exhausted'],
     handler: async (_req, reply) => {
       await deps.nodes.create();
       return reply.code(204).send();

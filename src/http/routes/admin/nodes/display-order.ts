@@ -13,6 +13,7 @@ export function adminNodesDisplayOrderRoute(deps: AppDeps) {
     method: 'PUT',
     path: '/api/admin/nodes/display-order',
     auth: 'admin',
+    errors: ['invalid_ids', 'not_found'],
     schema: { body: Body },
     handler: async (req, reply) => {
       const ids = Array.isArray(req.body) ? req.body : req.body.ids;

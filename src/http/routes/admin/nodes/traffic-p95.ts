@@ -14,6 +14,7 @@ export function adminNodesTrafficP95Route(deps: AppDeps) {
     method: 'PATCH',
     path: '/api/admin/nodes/traffic-p95',
     auth: 'admin',
+    errors: ['invalid_fields', 'invalid_ids', 'not_found'],
     schema: { body: Body },
     handler: async (req, reply) => {
       await deps.nodes.setTrafficP95(req.body.ids, req.body.enabled);

@@ -26,6 +26,23 @@ export function adminNodesUpdateRoute(deps: AppDeps) {
     path: '/api/admin/nodes/:id',
     aliases: ['/api/admin/nodes/:id/'],
     auth: 'admin',
+    errors: [
+      'invalid_fields',
+      'no_fields',
+      'invalid_name',
+      'invalid_tags',
+      'invalid_remark',
+      'invalid_display_order',
+      'invalid_group_ids',
+      'invalid_secret',
+      'duplicate_secret',
+      'invalid_traffic_cycle_mode',
+      'invalid_traffic_cycle_settings',
+      'invalid_traffic_billing_start_day',
+      'invalid_traffic_billing_anchor_date',
+      'invalid_traffic_billing_timezone',
+      'invalid_traffic_direction_mode',
+    ],
     schema: { params: IdParams, body: Body },
     handler: async (req, reply) => {
       const b = req.body;

@@ -8,6 +8,16 @@ export function adminNodesUpgradeRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/admin/nodes/:id/upgrade',
     auth: 'admin',
+    errors: [
+      'node_upgrade_unsupported',
+      'node_version_unavailable',
+      'invalid_node_version',
+      'node_platform_unknown',
+      'node_platform_unsupported',
+      'node_asset_missing',
+      'node_asset_error',
+      'node_upgrade_grant_error',
+    ],
     schema: { params: IdParams },
     handler: async (req, reply) => {
       await deps.nodeUpgrades.request(pathId(req.params.id));

@@ -40,6 +40,7 @@ export function trafficSettingsPatchRoute(deps: AppDeps) {
     method: 'PATCH',
     path: PATH,
     auth: 'admin',
+    errors: ['invalid_fields', 'billing_cycle_is_per_node'],
     validationErrorCode: 'no_fields',
     schema: { body: Type.Object({}, { additionalProperties: true }) },
     handler: async (req, reply) => {

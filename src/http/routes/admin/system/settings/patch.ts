@@ -9,6 +9,7 @@ export function settingsPatchRoute(deps: AppDeps) {
     path: '/api/admin/system/settings/',
     aliases: ['/api/admin/system/settings'],
     auth: 'admin',
+    errors: ['invalid_fields', 'no_fields'],
     validationErrorCode: 'invalid_fields',
     schema: { body: SettingsBody },
     handler: async (req, reply) => {
