@@ -44,6 +44,9 @@ import {
 } from './workers/ingest-backend.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
+import { createTraffic, type Traffic } from './domain/traffic/traffic-module.js';
+import { trafficCollectJob } from './jobs/traffic-collect.js';
+import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -93,6 +96,8 @@ export interface AppDeps {
    * rollups and retention run: a worker thread for database files, inline for in-memory ones.
    */
   ingestBackend: IngestBackend;
+  /** Traffic accounting: counters collector, reads, rebuild (issue 14). */
+  traffic: Traffic;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -196,6 +201,20 @@ export async function createDeps(
   const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  const trafficSettings = new TrafficSettingsService(store.settings, clock);
+  const traffic = createTraffic({
+    nodes: store.nodes,
+    traffic: store.traffic,
+    settings: trafficSettings,
+    clock,
+    log,
+    appZone: config.timezone,
+    retentionDays: config.trafficRetentionDays,
+    reportEvents,
+    nodeEvents,
+  });
+  scheduler.add(trafficCollectJob(traffic.collector));
+  scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
   let closed = false;
   return {
     config,
@@ -207,7 +226,7 @@ export async function createDeps(
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
     systemSettings,
-    trafficSettings: new TrafficSettingsService(store.settings, clock),
+    trafficSettings,
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
     historyService: new HistoryService(
@@ -241,10 +260,14 @@ export async function createDeps(
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history,
     ingestBackend,
+    traffic,
     async shutdown() {
       if (closed) return;
       closed = true;
+      traffic.rebuild.setAvailable(false);
       await scheduler.stop();
+      await traffic.rebuild.settled();
+      await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));
       await ingestBackend.close();
       await store.close();
     },
