@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../support/build-app.js';
 import { adminHeaders } from '../../../support/credentials.js';
 import { seedNode } from '../../../support/seed-nodes.js';
@@ -120,14 +120,12 @@ describe('traffic rebuild', () => {
   it('fails with traffic_rebuild_failed and no internal message when storage breaks', async () => {
     await feed();
     await mode('billing');
-    const original = t.deps.store.traffic.replaceFacts;
-    t.deps.store.traffic.replaceFacts = () => Promise.reject(new Error('SQLITE_FULL: secret path'));
-    try {
-      expect((await rebuild()).statusCode).toBe(202);
-      await t.deps.traffic.rebuild.settled();
-    } finally {
-      t.deps.store.traffic.replaceFacts = original;
-    }
+    const spy = vi
+      .spyOn(t.deps.store.traffic, 'replaceFacts')
+      .mockRejectedValue(new Error('SQLITE_FULL: secret path'));
+    expect((await rebuild()).statusCode).toBe(202);
+    await t.deps.traffic.rebuild.settled();
+    spy.mockRestore();
     const s = await state();
     expect(s).toMatchObject({ status: 'failed', code: 'traffic_rebuild_failed' });
     expect(s.error).not.toContain('SQLITE');
