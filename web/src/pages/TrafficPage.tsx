@@ -10,6 +10,7 @@ import {
   type TrafficStats,
   type TrafficSummary,
 } from '../api/traffic';
+import { useAuth } from '../auth/context';
 import { ErrorMessage, Loading, Notice } from '../components/Feedback';
 import { card, focusRing, input, label, muted } from '../components/ui';
 import { useAsync } from '../hooks/useAsync';
@@ -215,7 +216,12 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod 
 export function TrafficPage() {
   const { id = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  const ifaces = useAsync((sig) => fetchIfaces(id, sig), [id]);
+  // Guests and admins see different nodes: wait for the session check, refetch when it changes.
+  const caller = useAuth().status;
+  const ifaces = useAsync(
+    (sig) => (caller === 'checking' ? new Promise<never>(() => {}) : fetchIfaces(id, sig)),
+    [id, caller],
+  );
   const [period, setPeriod] = useState<TrafficPeriod>('current');
   const chosen = params.get('iface') ?? ifaces.data?.[0]?.name;
 
@@ -282,7 +288,7 @@ export function TrafficPage() {
               ))}
             </div>
           </div>
-          <IfaceTraffic id={id} iface={chosen} period={period} />
+          <IfaceTraffic key={caller} id={id} iface={chosen} period={period} />
         </>
       )}
     </div>
