@@ -100,20 +100,23 @@ describe('PATCH /api/admin/nodes/{id}', () => {
       29,
       '2026-01-29',
     ],
-  ])('accepts all four cycle fields from older clients for %s', async (mode, extra, day, anchor) => {
-    const res = await patch({
-      traffic_cycle_mode: mode,
-      traffic_billing_timezone: '',
-      ...extra,
-    });
-    expect(res.statusCode).toBe(204);
-    expect(await api().node(node.id)).toMatchObject({
-      traffic_cycle_mode: mode,
-      traffic_billing_start_day: day,
-      traffic_billing_anchor_date: anchor,
-      traffic_billing_timezone: '',
-    });
-  });
+  ])(
+    'accepts all four cycle fields from older clients for %s',
+    async (mode, extra, day, anchor) => {
+      const res = await patch({
+        traffic_cycle_mode: mode,
+        traffic_billing_timezone: '',
+        ...extra,
+      });
+      expect(res.statusCode).toBe(204);
+      expect(await api().node(node.id)).toMatchObject({
+        traffic_cycle_mode: mode,
+        traffic_billing_start_day: day,
+        traffic_billing_anchor_date: anchor,
+        traffic_billing_timezone: '',
+      });
+    },
+  );
 
   it('clears tags with [] and memberships with []', async () => {
     await patch({ tags: ['a'], group_ids: [1] });
