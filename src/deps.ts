@@ -46,6 +46,9 @@ import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
 import { metricsExpositionJob } from './jobs/metrics-exposition.js';
+import { createTraffic, type Traffic } from './domain/traffic/traffic-module.js';
+import { trafficCollectJob } from './jobs/traffic-collect.js';
+import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -97,6 +100,8 @@ export interface AppDeps {
   ingestBackend: IngestBackend;
   /** GET /metrics: Dash's own metrics and the node exposition; undefined unless enabled. */
   telemetry: Telemetry | undefined;
+  /** Traffic accounting: counters collector, reads, rebuild (issue 14). */
+  traffic: Traffic;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -214,6 +219,20 @@ export async function createDeps(
     scheduler.observe(telemetry.self);
     scheduler.add(metricsExpositionJob(telemetry.nodes, config.metrics.refreshIntervalMs));
   }
+  const trafficSettings = new TrafficSettingsService(store.settings, clock);
+  const traffic = createTraffic({
+    nodes: store.nodes,
+    traffic: store.traffic,
+    settings: trafficSettings,
+    clock,
+    log,
+    appZone: config.timezone,
+    retentionDays: config.trafficRetentionDays,
+    reportEvents,
+    nodeEvents,
+  });
+  scheduler.add(trafficCollectJob(traffic.collector));
+  scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
   let closed = false;
   return {
     config,
@@ -225,7 +244,7 @@ export async function createDeps(
     auth,
     loginLimiter: new RateLimiter(clock, 5, 60_000),
     systemSettings,
-    trafficSettings: new TrafficSettingsService(store.settings, clock),
+    trafficSettings,
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
     historyService: new HistoryService(
@@ -261,10 +280,14 @@ export async function createDeps(
     history,
     ingestBackend,
     telemetry,
+    traffic,
     async shutdown() {
       if (closed) return;
       closed = true;
+      traffic.rebuild.setAvailable(false);
       await scheduler.stop();
+      await traffic.rebuild.settled();
+      await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));
       await ingestBackend.close();
       await store.close();
     },

@@ -77,6 +77,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.rawRetentionDays = parseInteger(v, 2, 3650)),
   },
   {
+    yaml: 'traffic_retention_days',
+    env: 'DASH_TRAFFIC_RETENTION_DAYS',
+    apply: (v, o) => void (o.trafficRetentionDays = parseInteger(v, 45, 3650)),
+  },
+  {
     yaml: 'session_ttl',
     env: 'DASH_SESSION_TTL',
     apply: (v, o) => void (o.sessionTtlMs = parseBounded(str(v), 3_600_000, 366 * 86_400_000)),
@@ -154,6 +159,7 @@ function defaults(): Draft {
     nodeOfflineThresholdMs: 17_000,
     trustedProxies: [],
     rawRetentionDays: 8,
+    trafficRetentionDays: 45,
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,

@@ -28,6 +28,8 @@ export interface DashConfig {
   trustedProxies: string[];
   /** Raw per-report history retention. */
   rawRetentionDays: number;
+  /** Per-interface traffic counters and 5-minute facts (at least a whole cycle and the last). */
+  trafficRetentionDays: number;
   accessTokenTtlMs: number;
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */

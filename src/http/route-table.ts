@@ -42,6 +42,14 @@ import { nodeIdentityRoute } from './routes/node/identity.js';
 import { nodeMetricsRoute } from './routes/node/metrics.js';
 import { nodeStaticRoute } from './routes/node/static.js';
 import { apiDescriptionRoutes } from './routes/docs/openapi.js';
+import { trafficIfacesRoute } from './routes/statistics/traffic/ifaces.js';
+import { trafficSummaryRoute } from './routes/statistics/traffic/summary.js';
+import { trafficDailyRoute } from './routes/statistics/traffic/daily.js';
+import { trafficMonthlyRoute } from './routes/statistics/traffic/monthly.js';
+import {
+  adminTrafficRebuildRoute,
+  adminTrafficRebuildStateRoute,
+} from './routes/admin/nodes/traffic-rebuild.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -92,5 +100,11 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     nodeMetricsRoute(deps),
     nodeStaticRoute(deps),
     ...apiDescriptionRoutes(deps, () => routeTable(deps, shared)),
+    trafficIfacesRoute(deps),
+    trafficSummaryRoute(deps),
+    trafficDailyRoute(deps),
+    trafficMonthlyRoute(deps),
+    adminTrafficRebuildStateRoute(deps),
+    adminTrafficRebuildRoute(deps),
   ];
 }

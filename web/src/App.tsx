@@ -15,6 +15,8 @@ import { AdminLayout } from './pages/admin/AdminLayout';
 import { AdminGroupsPage } from './pages/admin/AdminGroupsPage';
 import { AdminNodesPage } from './pages/admin/AdminNodesPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminTrafficPage } from './pages/admin/AdminTrafficPage';
+import { TrafficPage } from './pages/TrafficPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -55,6 +57,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<DashboardPage />} />
       <Route path="/nodes/:id" element={<NodeDetailPage />} />
+      <Route path="/nodes/:id/traffic" element={<TrafficPage />} />
       <Route path="/login" element={<LoginPage />} />
       <Route
         path="/sessions"
@@ -76,6 +79,7 @@ export function AppRoutes() {
         <Route path="nodes" element={<AdminNodesPage />} />
         <Route path="groups" element={<AdminGroupsPage />} />
         <Route path="settings" element={<AdminSettingsPage />} />
+        <Route path="traffic" element={<AdminTrafficPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

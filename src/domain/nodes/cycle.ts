@@ -69,8 +69,9 @@ function startDay(value: number): number {
 const present = (v: unknown) => v !== undefined;
 
 /**
- * The cycle fields of a node patch, which are atomic (reference §5.5): when any is sent,
- * traffic_cycle_mode and exactly the fields its mode needs must be sent. The legacy mode
+ * The cycle fields of a node patch, which are atomic (spec §2.3): when any is sent,
+ * traffic_cycle_mode and every field its mode needs must be sent; fields it does not use are
+ * ignored. The legacy mode
  * `default` stands alone and is stored as an explicit calendar month. Returns undefined when
  * no cycle field was sent. `appZone` dates an RFC 3339 anchor when the zone is ''.
  */
@@ -94,20 +95,17 @@ export function cycleFromPatch(input: CycleInput, appZone: string): CycleSetting
   if (!(CYCLE_MODES as readonly string[]).includes(mode)) {
     throw new AppError('invalid_traffic_cycle_mode');
   }
-  // An empty anchor is accepted alongside modes that do not use it (spec §2.3).
-  const anchorSent = hasAnchor && (input.billingAnchorDate as string).trim() !== '';
+  // Clients built for older versions send all four cycle fields with every patch: a field the
+  // mode does not use is accepted and ignored (not validated), the same way for every mode,
+  // while the fields the mode needs stay required.
   const needs = {
     calendar_month: { day: false, anchor: false },
     clamp_to_month_end: { day: true, anchor: false },
     whmcs_compatible: { day: false, anchor: true },
   }[mode as CycleMode];
   if (!hasZone) throw settingsError(`${mode} requires traffic_billing_timezone`);
-  if (hasDay !== needs.day) {
-    throw settingsError(`${mode} ${needs.day ? 'requires' : 'does not take'} a start day`);
-  }
-  if (needs.anchor ? !hasAnchor : anchorSent) {
-    throw settingsError(`${mode} ${needs.anchor ? 'requires' : 'does not take'} an anchor date`);
-  }
+  if (needs.day && !hasDay) throw settingsError(`${mode} requires a start day`);
+  if (needs.anchor && !hasAnchor) throw settingsError(`${mode} requires an anchor date`);
   const timezone = cycleTimezone(input.billingTimezone as string);
   if (mode === 'whmcs_compatible') {
     const date = anchorDate(input.billingAnchorDate as string, timezone || appZone);

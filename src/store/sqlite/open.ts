@@ -3,12 +3,13 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
-import type { Store } from '../ports.js';
+import type { Store, TrafficRepo } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
+import { sqliteTrafficRepo } from './traffic.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -17,6 +18,7 @@ export interface SqliteStore extends Store {
   readonly db: Kysely<Database>;
   /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
   readonly raw: BetterSqlite3.Database;
+  readonly traffic: TrafficRepo;
 }
 
 /** A connection with Dash's pragmas, creating the file and its folder when needed. */
@@ -48,6 +50,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
+    traffic: sqliteTrafficRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

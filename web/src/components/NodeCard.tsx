@@ -110,7 +110,13 @@ export const NodeCard = memo(function NodeCard({
           {formatRate(net.recv_bps)} / {formatRate(net.sent_bps)}
         </Stat>
         <Stat label={`${s.node.totals} ↓ / ↑`}>
-          {formatBytes(net.bytes_recv)} / {formatBytes(net.bytes_sent)}
+          <Link
+            to={`/nodes/${view.node.id}/traffic`}
+            className={`rounded hover:underline ${focusRing}`}
+            aria-label={s.traffic.openFor(view.node.title)}
+          >
+            {formatBytes(net.bytes_recv)} / {formatBytes(net.bytes_sent)}
+          </Link>
         </Stat>
         <Stat label={s.node.load}>
           {[view.cpu.load.l1, view.cpu.load.l5, view.cpu.load.l15]

@@ -1,3 +1,5 @@
+import { enTraffic } from './en-traffic';
+
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
  * (type Strings); components never hard-code text.
@@ -373,8 +375,16 @@ export const en = {
       method_not_allowed: 'This action is not supported.',
       not_implemented: 'This action is not supported.',
       invalid_session: 'That session id is not valid.',
+      traffic_daily_requires_billing: 'Daily traffic needs Billing mode.',
+      traffic_rebuild_requires_billing: 'Rebuilding traffic needs Billing mode.',
+      traffic_rebuild_running: 'A traffic rebuild is already running.',
+      traffic_rebuild_unavailable: 'Traffic rebuild is unavailable right now. Try again.',
+      traffic_rebuild_failed: 'The traffic rebuild failed.',
+      traffic_rebuild_timeout: 'The traffic rebuild took too long and stopped.',
+      traffic_rebuild_canceled: 'The traffic rebuild was canceled.',
     } as Record<string, string>,
   },
+  traffic: enTraffic,
 };
 
 export type Strings = typeof en;

@@ -104,6 +104,13 @@ export function NodeDetailPage() {
         >
           {offline ? s.node.offline : s.node.online}
         </span>
+        <Link
+          to={`/nodes/${view.node.id}/traffic`}
+          className={`rounded-md px-2 py-0.5 text-sm text-sky-700 ring-1 ring-sky-300 hover:bg-sky-50 dark:text-sky-300 dark:ring-sky-700 ${focusRing}`}
+          aria-label={s.traffic.openFor(view.node.title)}
+        >
+          {s.traffic.open}
+        </Link>
         {(view.node.tags ?? []).map((t) => (
           <span
             key={t}

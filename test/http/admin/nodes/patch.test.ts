@@ -86,6 +86,38 @@ describe('PATCH /api/admin/nodes/{id}', () => {
     });
   });
 
+  it.each([
+    ['calendar_month', { traffic_billing_start_day: 1, traffic_billing_anchor_date: '' }, 1, ''],
+    [
+      'clamp_to_month_end',
+      { traffic_billing_start_day: 30, traffic_billing_anchor_date: '' },
+      30,
+      '',
+    ],
+    [
+      'whmcs_compatible',
+      { traffic_billing_start_day: 1, traffic_billing_anchor_date: '2026-01-29' },
+      29,
+      '2026-01-29',
+    ],
+  ])(
+    'accepts all four cycle fields from older clients for %s',
+    async (mode, extra, day, anchor) => {
+      const res = await patch({
+        traffic_cycle_mode: mode,
+        traffic_billing_timezone: '',
+        ...extra,
+      });
+      expect(res.statusCode).toBe(204);
+      expect(await api().node(node.id)).toMatchObject({
+        traffic_cycle_mode: mode,
+        traffic_billing_start_day: day,
+        traffic_billing_anchor_date: anchor,
+        traffic_billing_timezone: '',
+      });
+    },
+  );
+
   it('clears tags with [] and memberships with []', async () => {
     await patch({ tags: ['a'], group_ids: [1] });
     expect((await patch({ tags: [], group_ids: [] })).statusCode).toBe(204);

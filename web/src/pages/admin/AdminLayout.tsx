@@ -26,6 +26,9 @@ export function AdminLayout() {
         <NavLink to="/admin/settings" className={tab}>
           {s.nav.settings}
         </NavLink>
+        <NavLink to="/admin/traffic" className={tab}>
+          {s.traffic.admin.tab}
+        </NavLink>
       </nav>
       <Outlet />
     </div>

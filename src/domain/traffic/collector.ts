@@ -1,0 +1,210 @@
+import type { Logger } from '../../platform/logger.js';
+import type {
+  TrafficBatch,
+  TrafficFactRow,
+  TrafficIfaceRow,
+  TrafficRepo,
+  TrafficUsageRow,
+} from '../../store/ports.js';
+import { cycleAt, type CycleWindow, type NodeCycle } from './cycle-bounds.js';
+import { addFact, pairParts, type CounterSample } from './facts.js';
+import { addLite, litePairParts } from './lite.js';
+
+/** Counters of one report's interfaces, as the accepted-report listener queues them. */
+export interface QueuedReport {
+  nodeId: number;
+  receivedAt: number;
+  ifaces: Array<{ name: string; rx: number; tx: number }>;
+}
+
+/** Reports waiting beyond this many are dropped (oldest first) with a warning: a stalled
+ * database must not grow the queue without bound. */
+export const QUEUE_LIMIT = 200_000;
+
+const key = (nodeId: number, iface: string) => `${nodeId}\u0000${iface}`;
+
+/**
+ * Stores per-interface counters and materialises 5-minute facts and Lite accumulators from
+ * them, one pair (previous sample, new sample) at a time. The accepted-report listener only
+ * queues the counters; `flush`, run by a clock-driven job, does the work in one transaction
+ * per run, so the ingest HTTP thread never waits on it.
+ */
+export class TrafficCollector {
+  private queue: QueuedReport[] = [];
+  private dropped = 0;
+  private cursors: Map<string, TrafficIfaceRow> | undefined;
+  /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly repo: TrafficRepo,
+    private readonly cycleOf: (nodeId: number) => Promise<NodeCycle | undefined>,
+    private readonly log: Logger,
+  ) {}
+
+  enqueue(report: QueuedReport): void {
+    if (report.ifaces.length === 0) return;
+    if (this.queue.length >= QUEUE_LIMIT) {
+      this.queue.shift();
+      this.dropped++;
+    }
+    this.queue.push(report);
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work, work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * After a cycle change (reference §6.8): drops the node's Lite accumulators of cycles ending
+   * after `from` and replays its stored counters from there with the new cycle, in 6-hour
+   * chunks. Live accumulation waits meanwhile, so nothing is counted twice.
+   */
+  replayLite(nodeId: number, from: number): Promise<void> {
+    return this.inTurn(async () => {
+      const cycle = await this.cycleOf(nodeId);
+      await this.repo.deleteUsageFrom(nodeId, from);
+      if (!cycle) return;
+      const range = await this.repo.counterRange(nodeId);
+      if (!range) return;
+      // Start at the first pair that reaches past `from`: the sample just before it.
+      const around = await this.repo.countersAround(nodeId, from, from);
+      const last = new Map<string, CounterSample>();
+      for (const [iface, rows] of around) {
+        const r = rows[0];
+        if (r && r.at < from) last.set(iface, { at: r.at, rx: r.rx, tx: r.tx });
+      }
+      const windows: CycleWindow[] = [];
+      const windowOf = (at: number) => {
+        const hit = windows.find((w) => w.start <= at && at < w.end);
+        if (hit) return hit;
+        const w = cycleAt(cycle, at);
+        windows.push(w);
+        return w;
+      };
+      const STEP = 6 * 3_600_000;
+      for (let a = from; a <= range.last; a += STEP) {
+        const usage = new Map<string, TrafficUsageRow & { nodeId: number; iface: string }>();
+        for (const c of await this.repo.counters(nodeId, a, a + STEP)) {
+          const next: CounterSample = { at: c.at, rx: c.rx, tx: c.tx };
+          const prev = last.get(c.iface);
+          last.set(c.iface, next);
+          if (!prev) continue;
+          for (const part of litePairParts(prev, next, windowOf)) {
+            if (part.cycleEnd <= from) continue;
+            const uk = `${c.iface}\u0000${part.cycleStart}`;
+            const merged = addLite(usage.get(uk), part);
+            usage.set(uk, {
+              ...merged,
+              cycleStart: part.cycleStart,
+              cycleEnd: part.cycleEnd,
+              nodeId,
+              iface: c.iface,
+            });
+          }
+        }
+        await this.repo.apply({ counters: [], ifaces: [], facts: [], usage: [...usage.values()] });
+      }
+    });
+  }
+
+  /** Writes every queued report; returns how many samples were stored. */
+  flush(): Promise<number> {
+    return this.inTurn(() => this.flushNow());
+  }
+
+  private async flushNow(): Promise<number> {
+    if (this.dropped > 0) {
+      this.log.warn({ dropped: this.dropped }, 'traffic queue overflowed; samples dropped');
+      this.dropped = 0;
+    }
+    if (this.queue.length === 0) return 0;
+    const reports = this.queue;
+    this.queue = [];
+    if (!this.cursors) {
+      this.cursors = new Map(
+        (await this.repo.ifaceStates()).map((r) => [key(r.nodeId, r.iface), r]),
+      );
+    }
+    const cursors = this.cursors;
+    const batch: TrafficBatch = { counters: [], ifaces: [], facts: [], usage: [] };
+    const facts = new Map<string, TrafficFactRow & { nodeId: number; iface: string }>();
+    const usage = new Map<string, TrafficUsageRow & { nodeId: number; iface: string }>();
+    const touched = new Map<string, TrafficIfaceRow>();
+    const cycles = new Map<number, NodeCycle | undefined>();
+    for (const r of reports) {
+      if (!cycles.has(r.nodeId)) cycles.set(r.nodeId, await this.cycleOf(r.nodeId));
+      const cycle = cycles.get(r.nodeId);
+      if (!cycle) continue; // deleted meanwhile
+      const windows: CycleWindow[] = [];
+      const windowOf = (at: number) => {
+        const hit = windows.find((w) => w.start <= at && at < w.end);
+        if (hit) return hit;
+        const w = cycleAt(cycle, at);
+        windows.push(w);
+        return w;
+      };
+      for (const i of r.ifaces) {
+        const k = key(r.nodeId, i.name);
+        const prev = cursors.get(k);
+        if (prev && r.receivedAt <= prev.lastAt) continue;
+        batch.counters.push({
+          nodeId: r.nodeId,
+          iface: i.name,
+          at: r.receivedAt,
+          rx: i.rx,
+          tx: i.tx,
+        });
+        const next: CounterSample = { at: r.receivedAt, rx: i.rx, tx: i.tx };
+        if (prev) {
+          const p: CounterSample = { at: prev.lastAt, rx: prev.lastRx, tx: prev.lastTx };
+          for (const part of pairParts(p, next)) {
+            const fk = `${k}\u0000${part.bucket}`;
+            const f = facts.get(fk);
+            if (f) addFact(f, part);
+            else facts.set(fk, { ...part, nodeId: r.nodeId, iface: i.name });
+          }
+          for (const part of litePairParts(p, next, windowOf)) {
+            const uk = `${k}\u0000${part.cycleStart}`;
+            const merged = addLite(usage.get(uk), part);
+            usage.set(uk, {
+              ...merged,
+              cycleStart: part.cycleStart,
+              cycleEnd: part.cycleEnd,
+              nodeId: r.nodeId,
+              iface: i.name,
+            });
+          }
+        }
+        const row: TrafficIfaceRow = {
+          nodeId: r.nodeId,
+          iface: i.name,
+          firstAt: prev?.firstAt ?? r.receivedAt,
+          lastAt: r.receivedAt,
+          lastRx: i.rx,
+          lastTx: i.tx,
+        };
+        cursors.set(k, row);
+        touched.set(k, row);
+      }
+    }
+    batch.ifaces = [...touched.values()];
+    batch.facts = [...facts.values()];
+    batch.usage = [...usage.values()];
+    try {
+      await this.repo.apply(batch);
+    } catch (err) {
+      // The transaction rolled back: reload cursors from the store and keep the samples.
+      this.cursors = undefined;
+      this.queue = reports.concat(this.queue);
+      throw err;
+    }
+    return batch.counters.length;
+  }
+}

@@ -1,0 +1,58 @@
+import type { CycleWindow } from './cycle-bounds.js';
+import type { DirectionMode, RawStats } from './stats.js';
+
+/** End-of-cycle projection from the trend so far (beyond the reference; an extra field). */
+export interface TrafficForecast {
+  /** Selected bytes at the cycle end if the average rate so far continues. */
+  projected_selected_bytes: number;
+  /** A plausible range: never below what is already used; wider early in the cycle. */
+  projected_selected_bytes_low: number;
+  projected_selected_bytes_high: number;
+  /** P95 so far, the best estimate of the cycle's P95 (null when unavailable). */
+  projected_p95_bytes_per_sec: number | null;
+  /** Share of the cycle already observed (0..1): how much the projection rests on. */
+  observed_ratio: number;
+}
+
+/** Below this much observed time a projection says more about noise than about the trend. */
+const MIN_OBSERVED_MS = 3_600_000;
+
+export function forecast(
+  raw: RawStats,
+  w: CycleWindow,
+  now: number,
+  direction: DirectionMode,
+): TrafficForecast | undefined {
+  if (now >= w.end) return undefined;
+  const observed = raw.effectiveEnd - raw.effectiveStart;
+  if (observed < MIN_OBSERVED_MS) return undefined;
+  const used =
+    direction === 'both'
+      ? raw.inBytes + raw.outBytes
+      : direction === 'max'
+        ? Math.max(raw.inBytes, raw.outBytes)
+        : raw.outBytes;
+  const remaining = w.end - raw.effectiveEnd;
+  const rate = used / observed;
+  const projected = Math.round(used + rate * remaining);
+  // Relative spread shrinks as the observed share grows (about 1/sqrt of observed time).
+  const ratio = observed / (w.end - raw.effectiveStart);
+  const spread = Math.sqrt((1 - ratio) / Math.max(ratio, 1e-6)) * 0.5;
+  const p95 = raw.p95
+    ? direction === 'both'
+      ? raw.p95.total
+      : direction === 'max'
+        ? Math.max(raw.p95.in, raw.p95.out)
+        : raw.p95.out
+    : null;
+  return {
+    projected_selected_bytes: projected,
+    projected_selected_bytes_low: Math.max(
+      used,
+      Math.round(used + rate * remaining * (1 - spread)),
+    ),
+    projected_selected_bytes_high: Math.round(used + rate * remaining * (1 + spread)),
+    projected_p95_bytes_per_sec: p95,
+    observed_ratio: Math.min(1, ratio),
+  };
+}

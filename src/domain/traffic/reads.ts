@@ -1,0 +1,262 @@
+import { AppError } from '../../errors/app-error.js';
+import type { Clock } from '../../platform/clock.js';
+import { rfc3339 } from '../../platform/time-format.js';
+import type { NodeRow, NodesRepo, TrafficRepo, TrafficSnapshotRow } from '../../store/ports.js';
+import type { CycleMode } from '../nodes/cycle.js';
+import type { TrafficSettingsService } from '../settings/traffic-settings.js';
+import {
+  cycleAt,
+  localDays,
+  previousCycle,
+  recentCycles,
+  type CycleWindow,
+  type NodeCycle,
+} from './cycle-bounds.js';
+import {
+  billingStats,
+  liteStats,
+  presentStats,
+  type DirectionMode,
+  type RawStats,
+  type TrafficStats,
+} from './stats.js';
+import { forecast, type TrafficForecast } from './forecast.js';
+
+export type Period = 'current' | 'previous';
+
+export interface TrafficQuery {
+  nodeId: number;
+  iface: string;
+  /** The caller signed in as admin; guests are checked against guest_access_mode. */
+  admin: boolean;
+}
+
+export interface TrafficSummary {
+  server_id: number;
+  server_name?: string;
+  iface: string;
+  usage_mode: 'lite' | 'billing';
+  direction_mode: DirectionMode;
+  cycle: {
+    mode: CycleMode;
+    billing_start_day: number;
+    billing_anchor_date?: string;
+    timezone: string;
+    start: string;
+    end: string;
+  };
+  stats: TrafficStats;
+  /** Projection to the end of the current cycle (summary only; beyond the reference). */
+  forecast?: TrafficForecast;
+}
+
+export interface DailyItem {
+  server_id: number;
+  iface: string;
+  usage_mode: 'lite' | 'billing';
+  direction_mode: DirectionMode;
+  start: string;
+  end: string;
+  stats: TrafficStats;
+}
+
+/** The node's cycle settings, with '' (app zone) resolved. */
+export function nodeCycle(node: NodeRow, appZone: string): NodeCycle {
+  return {
+    mode: (node.trafficCycleMode === 'default'
+      ? 'calendar_month'
+      : node.trafficCycleMode) as CycleMode,
+    startDay: node.trafficBillingStartDay,
+    anchorDate: node.trafficBillingAnchorDate,
+    zone: node.trafficBillingTimezone || appZone,
+  };
+}
+
+/**
+ * Traffic reads (spec §4.2, reference §6): each node's own cycle, the node's direction unless
+ * it says `default`, Billing figures from 5-minute facts and Lite figures from the per-cycle
+ * accumulators. Nothing here reads raw history.
+ */
+export class TrafficReads {
+  constructor(
+    private readonly d: {
+      nodes: NodesRepo;
+      traffic: TrafficRepo;
+      settings: TrafficSettingsService;
+      clock: Clock;
+      appZone: string;
+    },
+  ) {}
+
+  /** Node visible to the caller (404 absent; guests: 403 when traffic is closed to them). */
+  async node(nodeId: number, admin: boolean): Promise<NodeRow> {
+    const settings = await this.d.settings.get();
+    if (!admin && settings.guest_access_mode !== 'by_node') {
+      throw new AppError('forbidden', 'traffic statistics are not open to guests');
+    }
+    const node = await this.d.nodes.get(nodeId);
+    if (!node || (!admin && !node.isGuestVisible)) throw new AppError('not_found');
+    return node;
+  }
+
+  /** Interfaces ever reported (within retention), latest sample first, then by name. */
+  async ifaces(nodeId: number, admin: boolean): Promise<Array<{ name: string }>> {
+    await this.node(nodeId, admin);
+    const rows = await this.d.traffic.ifaces(nodeId);
+    rows.sort(
+      (a, b) => b.lastAt - a.lastAt || (a.iface < b.iface ? -1 : a.iface > b.iface ? 1 : 0),
+    );
+    return rows.map((r) => ({ name: r.iface }));
+  }
+
+  private async context(q: TrafficQuery) {
+    const node = await this.node(q.nodeId, q.admin);
+    const settings = await this.d.settings.get();
+    const billing = settings.usage_mode === 'billing';
+    const direction = (
+      node.trafficDirectionMode === 'default' ? settings.direction_mode : node.trafficDirectionMode
+    ) as DirectionMode;
+    const cycle = nodeCycle(node, this.d.appZone);
+    const ifaceRow = (await this.d.traffic.ifaces(node.id)).find((r) => r.iface === q.iface);
+    return { node, billing, direction, cycle, firstSampleAt: ifaceRow?.firstAt };
+  }
+
+  private async rawStats(
+    ctx: Awaited<ReturnType<TrafficReads['context']>>,
+    iface: string,
+    w: { start: number; end: number },
+    now: number,
+  ): Promise<{ raw: RawStats; hasData: boolean }> {
+    if (ctx.billing) {
+      const facts = await this.d.traffic.facts(ctx.node.id, iface, w.start, w.end);
+      const raw = billingStats(facts, {
+        start: w.start,
+        end: w.end,
+        now,
+        firstSampleAt: ctx.firstSampleAt,
+        p95Enabled: ctx.node.trafficP95Enabled,
+      });
+      return { raw, hasData: facts.length > 0 };
+    }
+    const usage = await this.d.traffic.usage(ctx.node.id, iface, w.start);
+    return { raw: liteStats(usage, { ...w, now }), hasData: usage !== undefined };
+  }
+
+  private summaryOf(
+    ctx: Awaited<ReturnType<TrafficReads['context']>>,
+    iface: string,
+    w: CycleWindow,
+    raw: RawStats,
+    now: number,
+    stale = false,
+  ): TrafficSummary {
+    const s: TrafficSummary = {
+      server_id: ctx.node.id,
+      iface,
+      usage_mode: ctx.billing ? 'billing' : 'lite',
+      direction_mode: ctx.direction,
+      cycle: {
+        mode: ctx.cycle.mode,
+        billing_start_day: ctx.cycle.mode === 'calendar_month' ? 1 : ctx.cycle.startDay,
+        timezone: ctx.cycle.zone,
+        start: rfc3339(w.start),
+        end: rfc3339(w.end),
+      },
+      stats: presentStats(raw, {
+        direction: ctx.direction,
+        p95Enabled: ctx.node.trafficP95Enabled,
+        periodEnd: w.end,
+        now,
+        stale,
+      }),
+    };
+    if (ctx.node.name !== '') s.server_name = ctx.node.name;
+    if (ctx.cycle.anchorDate !== '') s.cycle.billing_anchor_date = ctx.cycle.anchorDate;
+    return s;
+  }
+
+  /** The current cycle (spec §4.2 summary), with a forecast to its end. */
+  async summary(q: TrafficQuery): Promise<TrafficSummary> {
+    const ctx = await this.context(q);
+    const now = this.d.clock.now();
+    const w = cycleAt(ctx.cycle, now);
+    const { raw } = await this.rawStats(ctx, q.iface, w, now);
+    const s = this.summaryOf(ctx, q.iface, w, raw, now);
+    const f = forecast(raw, w, now, ctx.direction);
+    if (f) s.forecast = f;
+    return s;
+  }
+
+  /** Days of the current or previous cycle in the cycle zone (Billing mode only). */
+  async daily(q: TrafficQuery & { period: Period }): Promise<{ items: DailyItem[] }> {
+    const ctx = await this.context(q);
+    if (!ctx.billing) throw new AppError('traffic_daily_requires_billing');
+    const now = this.d.clock.now();
+    const w = q.period === 'current' ? cycleAt(ctx.cycle, now) : previousCycle(ctx.cycle, now);
+    const facts = await this.d.traffic.facts(ctx.node.id, q.iface, w.start, w.end);
+    if (facts.length === 0) return { items: [] };
+    const whole = billingStats(facts, {
+      start: w.start,
+      end: w.end,
+      now,
+      firstSampleAt: ctx.firstSampleAt,
+      p95Enabled: ctx.node.trafficP95Enabled,
+    });
+    const items: DailyItem[] = [];
+    for (const day of localDays(whole.effectiveStart, whole.effectiveEnd, ctx.cycle.zone)) {
+      const raw = billingStats(facts, {
+        start: day.start,
+        end: day.end,
+        now,
+        firstSampleAt: ctx.firstSampleAt,
+        p95Enabled: ctx.node.trafficP95Enabled,
+      });
+      items.push({
+        server_id: ctx.node.id,
+        iface: q.iface,
+        usage_mode: 'billing',
+        direction_mode: ctx.direction,
+        start: rfc3339(day.start),
+        end: rfc3339(day.end),
+        stats: presentStats(raw, {
+          direction: ctx.direction,
+          p95Enabled: ctx.node.trafficP95Enabled,
+          periodEnd: day.end,
+          now,
+        }),
+      });
+    }
+    return { items };
+  }
+
+  /** Up to `months` cycles ending with the current (or previous) one, newest first; cycles
+   * without data are left out. Closed Billing cycles come from snapshots when stored. */
+  async monthly(
+    q: TrafficQuery & { period: Period; months: number },
+  ): Promise<{ includes_current: boolean; items: TrafficSummary[] }> {
+    const ctx = await this.context(q);
+    const now = this.d.clock.now();
+    let cycles = recentCycles(ctx.cycle, now, q.months + (q.period === 'previous' ? 1 : 0));
+    if (q.period === 'previous') cycles = cycles.slice(1);
+    const snapshots = ctx.billing
+      ? new Map(
+          (await this.d.traffic.snapshots(ctx.node.id, q.iface)).map((s) => [s.cycleStart, s]),
+        )
+      : new Map<number, TrafficSnapshotRow>();
+    const range = await this.d.traffic.counterRange(ctx.node.id);
+    const items: TrafficSummary[] = [];
+    for (const w of cycles) {
+      const snap = snapshots.get(w.start);
+      if (snap && snap.cycleEnd === w.end && w.end <= now) {
+        const stale = range === undefined || range.first > w.start;
+        items.push(
+          this.summaryOf(ctx, q.iface, w, JSON.parse(snap.statsJson) as RawStats, now, stale),
+        );
+        continue;
+      }
+      const { raw, hasData } = await this.rawStats(ctx, q.iface, w, now);
+      if (hasData) items.push(this.summaryOf(ctx, q.iface, w, raw, now));
+    }
+    return { includes_current: q.period === 'current', items };
+  }
+}

@@ -1,0 +1,91 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import type { NodesRepo, TrafficRepo } from '../../store/ports.js';
+import type { AcceptedReport, ReportEvents } from '../ingest/report-events.js';
+import type { NodeEvents } from '../nodes/node-events.js';
+import type { TrafficSettingsService } from '../settings/traffic-settings.js';
+import { TrafficCollector } from './collector.js';
+import { NodeCycles } from './node-cycles.js';
+import { TrafficReads } from './reads.js';
+import { TrafficRebuild } from './rebuild.js';
+import { storeMonthlySnapshots } from './snapshots.js';
+
+const DAY_MS = 86_400_000;
+const PRUNE_BATCH = 5000;
+
+export interface Traffic {
+  collector: TrafficCollector;
+  reads: TrafficReads;
+  rebuild: TrafficRebuild;
+  /** Snapshots of closed cycles, then retention (the hourly job). */
+  maintain(now: number): Promise<void>;
+}
+
+/** The interfaces of an accepted report, taken from its front view (no second body parse). */
+function countersOf(event: AcceptedReport) {
+  const list = event.view()?.network.by_interface ?? [];
+  return list.map((i) => ({ name: i.name, rx: i.bytes_recv, tx: i.bytes_sent }));
+}
+
+/** Builds traffic accounting and hooks it to accepted reports and node changes. */
+export function createTraffic(d: {
+  nodes: NodesRepo;
+  traffic: TrafficRepo;
+  settings: TrafficSettingsService;
+  clock: Clock;
+  log: Logger;
+  appZone: string;
+  retentionDays: number;
+  reportEvents: ReportEvents;
+  nodeEvents: NodeEvents;
+}): Traffic {
+  const retentionMs = d.retentionDays * DAY_MS;
+  const cycles = new NodeCycles(d.nodes, d.appZone);
+  const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log);
+  // Only queue the counters here: this runs on the HTTP thread of the ingest path.
+  d.reportEvents.onAccepted((event) => {
+    collector.enqueue({
+      nodeId: event.nodeId,
+      receivedAt: event.receivedAt,
+      ifaces: countersOf(event),
+    });
+  });
+  d.nodeEvents.on(async (event) => {
+    if (event.type !== 'updated') return;
+    const from = await cycles.refresh(event.nodeId, d.clock.now());
+    if (from !== undefined) await collector.replayLite(event.nodeId, from);
+  });
+  const reads = new TrafficReads({
+    nodes: d.nodes,
+    traffic: d.traffic,
+    settings: d.settings,
+    clock: d.clock,
+    appZone: d.appZone,
+  });
+  const rebuild = new TrafficRebuild({
+    nodes: d.nodes,
+    traffic: d.traffic,
+    settings: d.settings,
+    clock: d.clock,
+    retentionMs,
+    onError: (err) => d.log.error({ err }, 'traffic rebuild failed'),
+  });
+  return {
+    collector,
+    reads,
+    rebuild,
+    async maintain(now) {
+      await storeMonthlySnapshots({
+        nodes: d.nodes,
+        traffic: d.traffic,
+        settings: d.settings,
+        appZone: d.appZone,
+        retentionMs,
+        now,
+      });
+      while ((await d.traffic.prune(now - retentionMs, PRUNE_BATCH)) >= PRUNE_BATCH) {
+        // keep deleting in small statements
+      }
+    },
+  };
+}

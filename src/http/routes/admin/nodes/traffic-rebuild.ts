@@ -1,0 +1,27 @@
+import { defineRoute } from '../../../route-def.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/** GET /api/admin/nodes/traffic/rebuild — the rebuild task state (spec §2.8). */
+export function adminTrafficRebuildStateRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/nodes/traffic/rebuild',
+    auth: 'admin',
+    handler: async () => deps.traffic.rebuild.current(),
+  });
+}
+
+/** POST /api/admin/nodes/{id}/traffic/rebuild — rewrite the node's 5-minute facts (202). */
+export function adminTrafficRebuildRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/admin/nodes/:id/traffic/rebuild',
+    auth: 'admin',
+    schema: { params: IdParams },
+    handler: async (req, reply) => {
+      const state = await deps.traffic.rebuild.start(pathId(req.params.id));
+      return reply.code(202).send(state);
+    },
+  });
+}

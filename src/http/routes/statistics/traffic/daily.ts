@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+import { ifaceName, period, serverId } from '../../../../domain/traffic/query.js';
+import '../../../request-context.js';
+
+/** GET /api/statistics/traffic/daily?server_id=&iface=&period= — days of a cycle (Billing). */
+export function trafficDailyRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/statistics/traffic/daily',
+    auth: 'optional',
+    schema: {
+      querystring: Type.Object({
+        server_id: Type.Optional(Type.String()),
+        iface: Type.Optional(Type.String()),
+        period: Type.Optional(Type.String()),
+      }),
+    },
+    handler: async (req) =>
+      deps.traffic.reads.daily({
+        nodeId: serverId(req.query.server_id),
+        iface: ifaceName(req.query.iface),
+        period: period(req.query.period),
+        admin: req.adminSessionId !== undefined,
+      }),
+  });
+}

@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+import { serverId } from '../../../../domain/traffic/query.js';
+import '../../../request-context.js';
+
+/** GET /api/statistics/traffic/ifaces?server_id= — interfaces the node has reported. */
+export function trafficIfacesRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/statistics/traffic/ifaces',
+    auth: 'optional',
+    schema: { querystring: Type.Object({ server_id: Type.Optional(Type.String()) }) },
+    handler: async (req) =>
+      deps.traffic.reads.ifaces(serverId(req.query.server_id), req.adminSessionId !== undefined),
+  });
+}

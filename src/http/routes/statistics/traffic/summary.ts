@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+import { ifaceName, serverId } from '../../../../domain/traffic/query.js';
+import '../../../request-context.js';
+
+/** GET /api/statistics/traffic/summary?server_id=&iface= — the current billing cycle. */
+export function trafficSummaryRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/statistics/traffic/summary',
+    auth: 'optional',
+    schema: {
+      querystring: Type.Object({
+        server_id: Type.Optional(Type.String()),
+        iface: Type.Optional(Type.String()),
+      }),
+    },
+    handler: async (req) =>
+      deps.traffic.reads.summary({
+        nodeId: serverId(req.query.server_id),
+        iface: ifaceName(req.query.iface),
+        admin: req.adminSessionId !== undefined,
+      }),
+  });
+}

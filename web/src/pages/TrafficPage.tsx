@@ -1,0 +1,296 @@
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import {
+  fetchIfaces,
+  fetchTrafficDaily,
+  fetchTrafficMonthly,
+  fetchTrafficSummary,
+  type TrafficDay,
+  type TrafficPeriod,
+  type TrafficStats,
+  type TrafficSummary,
+} from '../api/traffic';
+import { useAuth } from '../auth/context';
+import { ErrorMessage, Loading, Notice } from '../components/Feedback';
+import { card, focusRing, input, label, muted } from '../components/ui';
+import { useAsync } from '../hooks/useAsync';
+import { s } from '../i18n';
+import { formatBytes, formatDateTime, formatRate } from '../lib/format';
+import { barHeights, coveragePercent, dataIssues } from '../lib/traffic';
+
+const t = s.traffic;
+
+function Figure(props: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{props.label}</dt>
+      <dd className="text-lg font-semibold tabular-nums">{props.value}</dd>
+      {props.hint && <dd className={`text-xs ${muted}`}>{props.hint}</dd>}
+    </div>
+  );
+}
+
+/** Coverage, gaps and resets stated as they are, next to the figures they qualify. */
+function Quality(props: { stats: TrafficStats }) {
+  const st = props.stats;
+  const issues = dataIssues(st);
+  return (
+    <div className="space-y-1 text-sm" data-testid="traffic-quality">
+      <p>
+        <span className="font-medium">{t.coverage}: </span>
+        <span className="tabular-nums">{coveragePercent(st)}</span>{' '}
+        <span className={muted}>
+          ({t.coverageDetail(st.sample_count, st.expected_sample_count)})
+        </span>
+        {' · '}
+        <span>{t.status[st.status] ?? st.status}</span>
+      </p>
+      {issues.length > 0 && (
+        <ul className="list-inside list-disc text-amber-800 dark:text-amber-200">
+          {issues.includes('gaps') && <li>{t.issues.gaps(st.gap_count)}</li>}
+          {issues.includes('resets') && <li>{t.issues.resets(st.reset_count)}</li>}
+          {issues.includes('incomplete') && <li>{t.issues.incomplete}</li>}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CycleCard(props: { title: string; summary: TrafficSummary; forecast: boolean }) {
+  const { summary } = props;
+  const st = summary.stats;
+  const dir = t.selectedDirections[st.selected_bytes_direction] ?? st.selected_bytes_direction;
+  const p95 =
+    st.p95_status === 'available' ? formatRate(st.selected_p95_bytes_per_sec) : s.app.none;
+  const f = props.forecast ? summary.forecast : undefined;
+  return (
+    <section className={`${card} space-y-3 p-3`} aria-label={props.title}>
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="font-semibold">{props.title}</h2>
+        <span className={`text-xs ${muted}`}>
+          {t.cycle(formatDateTime(summary.cycle.start), formatDateTime(summary.cycle.end))} ·{' '}
+          {summary.cycle.timezone}
+        </span>
+      </header>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Figure label={`${t.billed} (${dir})`} value={formatBytes(st.selected_bytes)} />
+        <Figure label={t.inbound} value={formatBytes(st.in_bytes)} />
+        <Figure label={t.outbound} value={formatBytes(st.out_bytes)} />
+        <Figure
+          label={t.p95}
+          value={p95}
+          {...(st.p95_status !== 'available' ? { hint: t.p95Status[st.p95_status] } : {})}
+        />
+        <Figure label={t.peak} value={formatRate(st.selected_peak_bytes_per_sec)} />
+        {f && (
+          <Figure
+            label={t.forecast}
+            value={formatBytes(f.projected_selected_bytes)}
+            hint={t.forecastRange(
+              formatBytes(f.projected_selected_bytes_low),
+              formatBytes(f.projected_selected_bytes_high),
+            )}
+          />
+        )}
+      </dl>
+      <Quality stats={st} />
+    </section>
+  );
+}
+
+function DailyBars(props: { days: TrafficDay[] }) {
+  const heights = barHeights(props.days.map((d) => d.stats.selected_bytes));
+  return (
+    <div className="flex h-40 items-end gap-1" role="list" aria-label={t.daily}>
+      {props.days.map((d, i) => {
+        const text = `${d.start.slice(0, 10)}: ${formatBytes(d.stats.selected_bytes)} (${coveragePercent(d.stats)})`;
+        return (
+          <div
+            key={d.start}
+            role="listitem"
+            title={text}
+            aria-label={text}
+            className={`min-w-1 flex-1 rounded-t ${d.stats.data_complete ? 'bg-sky-500' : 'bg-amber-400'}`}
+            style={{ height: `${Math.max(2, (heights[i] ?? 0) * 100)}%` }}
+          />
+        );
+      })}
+    </div>
+  );
+}
+
+function MonthlyTable(props: { items: TrafficSummary[] }) {
+  const c = t.columns;
+  return (
+    <table className="w-full text-left text-sm">
+      <thead className={muted}>
+        <tr>
+          <th className="py-1 pr-2 font-medium">{c.cycle}</th>
+          <th className="py-1 pr-2 font-medium">{c.billed}</th>
+          <th className="py-1 pr-2 font-medium">{c.inbound}</th>
+          <th className="py-1 pr-2 font-medium">{c.outbound}</th>
+          <th className="py-1 pr-2 font-medium">{c.p95}</th>
+          <th className="py-1 pr-2 font-medium">{c.coverage}</th>
+          <th className="py-1 font-medium">{c.status}</th>
+        </tr>
+      </thead>
+      <tbody className="tabular-nums">
+        {props.items.map((m) => (
+          <tr key={m.cycle.start} className="border-t border-slate-200 dark:border-slate-700">
+            <td className="py-1 pr-2">{formatDateTime(m.cycle.start).slice(0, 10)}</td>
+            <td className="py-1 pr-2">{formatBytes(m.stats.selected_bytes)}</td>
+            <td className="py-1 pr-2">{formatBytes(m.stats.in_bytes)}</td>
+            <td className="py-1 pr-2">{formatBytes(m.stats.out_bytes)}</td>
+            <td className="py-1 pr-2">
+              {m.stats.p95_status === 'available'
+                ? formatRate(m.stats.selected_p95_bytes_per_sec)
+                : s.app.none}
+            </td>
+            <td className="py-1 pr-2">{coveragePercent(m.stats)}</td>
+            <td className="py-1">{t.status[m.stats.status] ?? m.stats.status}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod }) {
+  const { id, iface, period } = props;
+  const summary = useAsync((sig) => fetchTrafficSummary(id, iface, sig), [id, iface]);
+  const monthly = useAsync((sig) => fetchTrafficMonthly(id, iface, 12, sig), [id, iface]);
+  const billing = summary.data?.usage_mode === 'billing';
+  const daily = useAsync(
+    (sig) => (billing ? fetchTrafficDaily(id, iface, period, sig) : Promise.resolve({ items: [] })),
+    [id, iface, period, billing],
+  );
+  if (summary.loading && !summary.data) return <Loading />;
+  if (!summary.data) return <ErrorMessage error={summary.error} onRetry={summary.reload} />;
+  const cur = summary.data;
+  const previous = monthly.data?.items.find((m) => m.cycle.end === cur.cycle.start);
+  const shown = period === 'current' ? cur : previous;
+  return (
+    <div className="space-y-3">
+      <p className={`text-sm ${muted}`}>
+        {t.usageModes[cur.usage_mode]} · {t.directions[cur.direction_mode]} ·{' '}
+        {t.cycleModes[cur.cycle.mode] ?? cur.cycle.mode}
+      </p>
+      {shown ? (
+        <CycleCard
+          title={period === 'current' ? t.current : t.previous}
+          summary={shown}
+          forecast={period === 'current'}
+        />
+      ) : monthly.loading ? (
+        <Loading />
+      ) : (
+        <Notice>{t.noMonthly}</Notice>
+      )}
+      <section className={`${card} space-y-2 p-3`} aria-label={t.daily}>
+        <h2 className="font-semibold">{t.daily}</h2>
+        {!billing ? (
+          <Notice>{t.dailyLite}</Notice>
+        ) : daily.error ? (
+          <ErrorMessage error={daily.error} onRetry={daily.reload} />
+        ) : daily.data && daily.data.items.length > 0 ? (
+          <DailyBars days={daily.data.items} />
+        ) : (
+          <p className={`text-sm ${muted}`}>{t.noDaily}</p>
+        )}
+      </section>
+      <section className={`${card} space-y-2 p-3`} aria-label={t.monthly}>
+        <h2 className="font-semibold">{t.monthly}</h2>
+        {monthly.error ? (
+          <ErrorMessage error={monthly.error} onRetry={monthly.reload} />
+        ) : monthly.data && monthly.data.items.length > 0 ? (
+          <MonthlyTable items={monthly.data.items} />
+        ) : (
+          <p className={`text-sm ${muted}`}>{t.noMonthly}</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** /nodes/:id/traffic — billing-cycle traffic of one node. */
+export function TrafficPage() {
+  const { id = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  // Guests and admins see different nodes: wait for the session check, refetch when it changes.
+  const caller = useAuth().status;
+  const ifaces = useAsync(
+    (sig) => (caller === 'checking' ? new Promise<never>(() => {}) : fetchIfaces(id, sig)),
+    [id, caller],
+  );
+  const [period, setPeriod] = useState<TrafficPeriod>('current');
+  const chosen = params.get('iface') ?? ifaces.data?.[0]?.name;
+
+  return (
+    <div className="space-y-4">
+      <Link
+        to={`/nodes/${id}`}
+        className={`text-sm text-sky-700 hover:underline dark:text-sky-400 ${focusRing}`}
+      >
+        ← {t.back}
+      </Link>
+      <h1 className="text-2xl font-semibold">{t.open}</h1>
+      {ifaces.loading && !ifaces.data ? (
+        <Loading />
+      ) : !ifaces.data ? (
+        <ErrorMessage error={ifaces.error} onRetry={ifaces.reload} />
+      ) : ifaces.data.length === 0 || !chosen ? (
+        <Notice>{t.noIfaces}</Notice>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-end gap-3">
+            <div>
+              <label htmlFor="traffic-iface" className={label}>
+                {t.iface}
+              </label>
+              <select
+                id="traffic-iface"
+                className={input}
+                value={chosen}
+                onChange={(e) =>
+                  setParams(
+                    (prev) => {
+                      const next = new URLSearchParams(prev);
+                      next.set('iface', e.target.value);
+                      return next;
+                    },
+                    { replace: true },
+                  )
+                }
+              >
+                {ifaces.data.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    {i.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div role="radiogroup" aria-label={t.current} className="flex gap-1">
+              {(['current', 'previous'] as const).map((p) => (
+                <button
+                  key={p}
+                  type="button"
+                  role="radio"
+                  aria-checked={period === p}
+                  onClick={() => setPeriod(p)}
+                  className={`rounded-md px-2.5 py-1 text-sm ${focusRing} ${
+                    period === p
+                      ? 'bg-sky-600 text-white'
+                      : 'bg-white text-slate-700 ring-1 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600'
+                  }`}
+                >
+                  {p === 'current' ? t.current : t.previous}
+                </button>
+              ))}
+            </div>
+          </div>
+          <IfaceTraffic key={caller} id={id} iface={chosen} period={period} />
+        </>
+      )}
+    </div>
+  );
+}
