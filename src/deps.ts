@@ -44,6 +44,8 @@ import {
 } from './workers/ingest-backend.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
+import { AlertsService } from './domain/alerts/service.js';
+import { alertsOfflineJob } from './jobs/alerts-offline.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -93,6 +95,8 @@ export interface AppDeps {
    * rollups and retention run: a worker thread for database files, inline for in-memory ones.
    */
   ingestBackend: IngestBackend;
+  /** Alert rules, mounts, settings, events and their evaluation (issue 15). */
+  alerts: AlertsService;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -196,6 +200,23 @@ export async function createDeps(
   const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  const alerts = new AlertsService({
+    repo: store.alerts,
+    clock,
+    staleAfterMs: config.nodeOfflineThresholdMs,
+    onError: (err) => log.error({ err }, 'alert evaluation failed'),
+  });
+  await alerts.start(
+    front.list().flatMap((item) => {
+      const receivedAt = front.receivedAt(item.nodeId);
+      return receivedAt === undefined ? [] : [{ nodeId: item.nodeId, receivedAt }];
+    }),
+  );
+  reportEvents.onAccepted((event) => alerts.onReport(event));
+  nodeEvents.on((event) => {
+    if (event.type === 'deleted') return alerts.forgetNode(event.nodeId);
+  });
+  scheduler.add(alertsOfflineJob(alerts));
   let closed = false;
   return {
     config,
@@ -241,10 +262,12 @@ export async function createDeps(
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history,
     ingestBackend,
+    alerts,
     async shutdown() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await alerts.flush();
       await ingestBackend.close();
       await store.close();
     },

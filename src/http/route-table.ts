@@ -41,6 +41,17 @@ import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 import { nodeIdentityRoute } from './routes/node/identity.js';
 import { nodeMetricsRoute } from './routes/node/metrics.js';
 import { nodeStaticRoute } from './routes/node/static.js';
+import { adminAlertRulesListRoute } from './routes/admin/alerts/rules-list.js';
+import { adminAlertRulesCreateRoute } from './routes/admin/alerts/rules-create.js';
+import { adminAlertRulesUpdateRoute } from './routes/admin/alerts/rules-update.js';
+import { adminAlertRulesDeleteRoute } from './routes/admin/alerts/rules-delete.js';
+import { adminAlertMountsGetRoute } from './routes/admin/alerts/mounts-get.js';
+import { adminAlertMountsPutRoute } from './routes/admin/alerts/mounts-put.js';
+import { adminAlertSettingsGetRoute } from './routes/admin/alerts/settings-get.js';
+import { adminAlertSettingsPutRoute } from './routes/admin/alerts/settings-put.js';
+import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js';
+import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
+import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -90,5 +101,16 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     nodeIdentityRoute(deps),
     nodeMetricsRoute(deps),
     nodeStaticRoute(deps),
+    adminAlertRulesListRoute(deps),
+    adminAlertRulesCreateRoute(deps),
+    adminAlertRulesUpdateRoute(deps),
+    adminAlertRulesDeleteRoute(deps),
+    adminAlertMountsGetRoute(deps),
+    adminAlertMountsPutRoute(deps),
+    adminAlertSettingsGetRoute(deps),
+    adminAlertSettingsPutRoute(deps),
+    adminAlertEventsListRoute(deps),
+    adminAlertEventsSummaryRoute(deps),
+    adminAlertEventsServersRoute(deps),
   ];
 }

@@ -97,7 +97,7 @@ export class AlertEvaluator {
     rules: readonly AlertRule[],
     mounts: ReadonlyArray<{ ruleId: number; nodeId: number; mounted: boolean }>,
     now: number,
-    reasons: { missing: CloseReason } = { missing: 'rule_deleted' },
+    missingReason: (ruleId: number) => CloseReason = () => 'rule_deleted',
   ): AlertAction[] {
     this.rules = new Map(rules.map((r) => [r.id, r]));
     this.mounts = new Map(mounts.map((m) => [`${m.ruleId}:${m.nodeId}`, m.mounted]));
@@ -106,7 +106,7 @@ export class AlertEvaluator {
       for (const [ruleId, state] of states) {
         const rule = this.rules.get(ruleId);
         let reason: CloseReason | undefined;
-        if (!rule) reason = reasons.missing;
+        if (!rule) reason = missingReason(ruleId);
         else if (!rule.enabled) reason = 'rule_disabled';
         else if (state.phase === 'firing' && state.generation !== rule.generation)
           reason = 'rule_changed';

@@ -9,6 +9,7 @@ import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
+import { sqliteAlertsRepo } from './alerts.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -48,6 +49,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
+    alerts: sqliteAlertsRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },
