@@ -15,6 +15,8 @@ import { AdminLayout } from './pages/admin/AdminLayout';
 import { AdminGroupsPage } from './pages/admin/AdminGroupsPage';
 import { AdminNodesPage } from './pages/admin/AdminNodesPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminAlertsPage } from './pages/admin/AdminAlertsPage';
+import { AdminAlertEventsPage } from './pages/admin/AdminAlertEventsPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -76,6 +78,8 @@ export function AppRoutes() {
         <Route path="nodes" element={<AdminNodesPage />} />
         <Route path="groups" element={<AdminGroupsPage />} />
         <Route path="settings" element={<AdminSettingsPage />} />
+        <Route path="alerts" element={<AdminAlertsPage />} />
+        <Route path="alert-events" element={<AdminAlertEventsPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -1,27 +1,12 @@
 import type { NodeView } from '../../protocol/front-view.js';
 
-/** Alertable metrics (reference §8.2). PSI is deliberately not alertable. */
-export const ALERT_METRICS = [
-  'node.offline',
-  'cpu.usage_ratio',
-  'cpu.load1',
-  'cpu.load5',
-  'cpu.load15',
-  'mem.used',
-  'mem.used_ratio',
-  'disk.usage.used_ratio',
-  'disk.smart.failed',
-  'disk.smart.nvme.critical_warning',
-  'disk.smart.attribute_failing',
-  'disk.smart.max_temp_c',
-  'net.recv_bps',
-  'net.sent_bps',
-  'conn.tcp',
-  'raid.failed',
-  'thermal.max_temp_c',
-] as const;
+import {
+  ALERT_METRICS,
+  CORE_PLUS_METRICS as CORE_PLUS_LIST,
+  type AlertMetric,
+} from '../../protocol/alert-metrics.js';
 
-export type AlertMetric = (typeof ALERT_METRICS)[number];
+export { ALERT_METRICS, type AlertMetric };
 
 const METRIC_SET: ReadonlySet<string> = new Set(ALERT_METRICS);
 
@@ -30,11 +15,7 @@ export function isAlertMetric(name: string): name is AlertMetric {
 }
 
 /** Metrics whose threshold may be relative to the core count (`core_plus`). */
-export const CORE_PLUS_METRICS: ReadonlySet<string> = new Set([
-  'cpu.load1',
-  'cpu.load5',
-  'cpu.load15',
-]);
+export const CORE_PLUS_METRICS: ReadonlySet<string> = new Set(CORE_PLUS_LIST);
 
 /** Logical cores, else physical cores, else 0: the base of a `core_plus` threshold. */
 export function coreCount(view: NodeView): number {

@@ -1,9 +1,10 @@
 import type { AlertMetric } from './catalog.js';
 
-export const ALERT_OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
+import { ALERT_DURATIONS, ALERT_OPERATORS } from '../../protocol/alert-metrics.js';
+
+export { ALERT_DURATIONS, ALERT_OPERATORS };
 export type AlertOperator = (typeof ALERT_OPERATORS)[number];
 export type ThresholdMode = 'static' | 'core_plus';
-export const ALERT_DURATIONS = [0, 60, 300] as const;
 export const MAX_COOLDOWN_MIN = 525_600;
 
 /** A rule as evaluation sees it: user rules (positive ids) and built-ins (negative ids). */

@@ -65,7 +65,9 @@ describe('alerts service across a restart', () => {
     second.onReport(report(1, clock.now(), 0.1));
     await second.flush();
     expect(rows()).toEqual([{ id: 1, status: 'closed', close_reason: 'condition_cleared' }]);
-    expect(store.raw.prepare('SELECT event_id, transition FROM alert_transitions ORDER BY id').all()).toEqual([
+    expect(
+      store.raw.prepare('SELECT event_id, transition FROM alert_transitions ORDER BY id').all(),
+    ).toEqual([
       { event_id: 1, transition: 'opened' },
       { event_id: 1, transition: 'closed' },
     ]);

@@ -1,3 +1,5 @@
+import { alertsEn } from './alerts.en';
+
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
  * (type Strings); components never hard-code text.
@@ -317,6 +319,7 @@ export const en = {
     hours: (n: number) => `${n}h`,
     days: (n: number) => `${n}d`,
   },
+  alerts: alertsEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',
@@ -365,6 +368,7 @@ export const en = {
       method_not_allowed: 'This action is not supported.',
       not_implemented: 'This action is not supported.',
       invalid_session: 'That session id is not valid.',
+      builtin_rule_readonly: 'Built-in alert rules cannot be changed.',
     } as Record<string, string>,
   },
 };

@@ -26,6 +26,12 @@ export function AdminLayout() {
         <NavLink to="/admin/settings" className={tab}>
           {s.nav.settings}
         </NavLink>
+        <NavLink to="/admin/alerts" className={tab}>
+          {s.alerts.rulesTab}
+        </NavLink>
+        <NavLink to="/admin/alert-events" className={tab}>
+          {s.alerts.eventsTab}
+        </NavLink>
       </nav>
       <Outlet />
     </div>
