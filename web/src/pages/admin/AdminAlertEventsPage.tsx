@@ -194,8 +194,11 @@ export function AdminAlertEventsPage() {
     status: 'open',
     ...(initialServer ? { server_id: Number(initialServer) } : {}),
   });
+  // Apply also refreshes an unchanged query: every submit starts a new list
+  const [round, setRound] = useState(0);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setRound((r) => r + 1);
     setQuery({
       status: draft.status as AlertEventQuery['status'],
       ...(draft.server ? { server_id: Number(draft.server) } : {}),
@@ -292,7 +295,7 @@ export function AdminAlertEventsPage() {
             {t.apply}
           </button>
         </form>
-        <EventsList key={JSON.stringify(query)} query={query} />
+        <EventsList key={`${JSON.stringify(query)}#${round}`} query={query} />
       </section>
     </div>
   );
