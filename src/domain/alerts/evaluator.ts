@@ -111,7 +111,12 @@ export class AlertEvaluator {
         else if (state.phase === 'firing' && state.generation !== rule.generation)
           reason = 'rule_changed';
         else if (!this.isMounted(ruleId, nodeId)) reason = 'rule_unmounted';
-        if (reason === undefined) continue;
+        if (reason === undefined) {
+          // an edited condition restarts its window: time before the edit never counts
+          if (state.phase === 'pending' && rule && state.since < rule.generationAt)
+            states.delete(ruleId);
+          continue;
+        }
         if (state.phase === 'firing') out.push({ kind: 'close', nodeId, ruleId, at: now, reason });
         states.delete(ruleId);
       }

@@ -324,3 +324,18 @@ describe('alert evaluation: rule changes and restart', () => {
     expect(kinds(ev.observe(1, clock.now(), cpu(0.1), clock.now()))).toEqual(['close']);
   });
 });
+
+describe('alert evaluation: an edited rule restarts its pending window', () => {
+  it('does not count time held before the new generation', () => {
+    const { ev, report, clock } = setup(rule({ durationSec: 60 }));
+    report(cpu(0.95), 1000);
+    report(cpu(0.95), 50_000);
+    const edited = rule({ durationSec: 60, generation: 2, generationAt: clock.now() + 1 });
+    expect(ev.configure([edited], [{ ruleId: 7, nodeId: 1, mounted: true }], clock.now())).toEqual(
+      [],
+    );
+    expect(report(cpu(0.95), 20_000)).toEqual([]);
+    expect(report(cpu(0.95), 30_000)).toEqual([]);
+    expect(kinds(report(cpu(0.95), 30_000))).toEqual(['open']);
+  });
+});

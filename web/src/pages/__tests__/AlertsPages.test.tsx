@@ -192,7 +192,8 @@ describe('alert events page', () => {
             : { body: { items: [event(2)], next_cursor: 'c1', has_more: true } },
     });
     await renderApp('/admin/alert-events', { admin: true });
-    expect(await screen.findByText(t.openCount(2))).toBeTruthy();
+    const summary = (await screen.findByText(t.openCount(2))).closest('li')!;
+    await waitFor(() => expect(summary.textContent).toContain('alpha'));
     expect(await screen.findByText('cpu.usage_ratio = 0.95 > 0.9 (event 2)')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: t.loadMore }));
     expect(await screen.findByText('cpu.usage_ratio = 0.95 > 0.9 (event 1)')).toBeTruthy();

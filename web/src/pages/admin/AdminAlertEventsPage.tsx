@@ -33,7 +33,7 @@ function toRfc3339(local: string): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
-function Summary() {
+function Summary(props: { names: ReadonlyMap<number, string> }) {
   const summary = useAsync((signal) => alertSummary(signal), []);
   if (summary.error !== null) {
     return <ErrorMessage error={summary.error} onRetry={summary.reload} />;
@@ -51,7 +51,7 @@ function Summary() {
           {summary.data.items.map((i) => (
             <li key={i.server_id} className={`${card} p-3 text-sm`} data-summary-node={i.server_id}>
               <p className="font-medium">
-                #{i.server_id} ·{' '}
+                {props.names.get(i.server_id) ?? `#${i.server_id}`} ·{' '}
                 <span className="text-rose-700 dark:text-rose-300">
                   {t.openCount(i.open_count)}
                 </span>
@@ -210,7 +210,7 @@ export function AdminAlertEventsPage() {
 
   return (
     <div className="space-y-6">
-      <Summary />
+      <Summary names={new Map(servers.data?.items.map((n) => [n.id, n.name]))} />
       <section className="space-y-3" aria-labelledby="alert-events-title">
         <h2 id="alert-events-title" className="text-lg font-semibold">
           {t.eventsTitle}
