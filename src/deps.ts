@@ -49,6 +49,8 @@ import { metricsExpositionJob } from './jobs/metrics-exposition.js';
 import { createTraffic, type Traffic } from './domain/traffic/traffic-module.js';
 import { trafficCollectJob } from './jobs/traffic-collect.js';
 import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
+import { AlertsService } from './domain/alerts/service.js';
+import { alertsOfflineJob } from './jobs/alerts-offline.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -102,6 +104,8 @@ export interface AppDeps {
   telemetry: Telemetry | undefined;
   /** Traffic accounting: counters collector, reads, rebuild (issue 14). */
   traffic: Traffic;
+  /** Alert rules, mounts, settings, events and their evaluation (issue 15). */
+  alerts: AlertsService;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -233,6 +237,23 @@ export async function createDeps(
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
+  const alerts = new AlertsService({
+    repo: store.alerts,
+    clock,
+    staleAfterMs: config.nodeOfflineThresholdMs,
+    onError: (err) => log.error({ err }, 'alert evaluation failed'),
+  });
+  await alerts.start(
+    front.list().flatMap((item) => {
+      const receivedAt = front.receivedAt(item.nodeId);
+      return receivedAt === undefined ? [] : [{ nodeId: item.nodeId, receivedAt }];
+    }),
+  );
+  reportEvents.onAccepted((event) => alerts.onReport(event));
+  nodeEvents.on((event) => {
+    if (event.type === 'deleted') return alerts.forgetNode(event.nodeId);
+  });
+  scheduler.add(alertsOfflineJob(alerts));
   let closed = false;
   return {
     config,
@@ -281,6 +302,7 @@ export async function createDeps(
     ingestBackend,
     telemetry,
     traffic,
+    alerts,
     async shutdown() {
       if (closed) return;
       closed = true;
@@ -288,6 +310,7 @@ export async function createDeps(
       await scheduler.stop();
       await traffic.rebuild.settled();
       await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));
+      await alerts.flush();
       await ingestBackend.close();
       await store.close();
     },

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   channel_changed: { status: 409, message: 'the channel changed; start again' },
   dash_update_current: { status: 409, message: 'already on the target version' },
   builtin_theme_not_deletable: { status: 409, message: 'built-in themes cannot be deleted' },
+  builtin_rule_readonly: { status: 409, message: 'built-in alert rules cannot be changed' },
   active_theme_not_deletable: {
     status: 409,
     message: 'apply another theme before deleting this one',

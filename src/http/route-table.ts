@@ -50,6 +50,17 @@ import {
   adminTrafficRebuildRoute,
   adminTrafficRebuildStateRoute,
 } from './routes/admin/nodes/traffic-rebuild.js';
+import { adminAlertRulesListRoute } from './routes/admin/alerts/rules-list.js';
+import { adminAlertRulesCreateRoute } from './routes/admin/alerts/rules-create.js';
+import { adminAlertRulesUpdateRoute } from './routes/admin/alerts/rules-update.js';
+import { adminAlertRulesDeleteRoute } from './routes/admin/alerts/rules-delete.js';
+import { adminAlertMountsGetRoute } from './routes/admin/alerts/mounts-get.js';
+import { adminAlertMountsPutRoute } from './routes/admin/alerts/mounts-put.js';
+import { adminAlertSettingsGetRoute } from './routes/admin/alerts/settings-get.js';
+import { adminAlertSettingsPutRoute } from './routes/admin/alerts/settings-put.js';
+import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js';
+import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
+import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -106,5 +117,16 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     trafficMonthlyRoute(deps),
     adminTrafficRebuildStateRoute(deps),
     adminTrafficRebuildRoute(deps),
+    adminAlertRulesListRoute(deps),
+    adminAlertRulesCreateRoute(deps),
+    adminAlertRulesUpdateRoute(deps),
+    adminAlertRulesDeleteRoute(deps),
+    adminAlertMountsGetRoute(deps),
+    adminAlertMountsPutRoute(deps),
+    adminAlertSettingsGetRoute(deps),
+    adminAlertSettingsPutRoute(deps),
+    adminAlertEventsListRoute(deps),
+    adminAlertEventsSummaryRoute(deps),
+    adminAlertEventsServersRoute(deps),
   ];
 }

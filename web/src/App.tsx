@@ -17,6 +17,8 @@ import { AdminNodesPage } from './pages/admin/AdminNodesPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AdminTrafficPage } from './pages/admin/AdminTrafficPage';
 import { TrafficPage } from './pages/TrafficPage';
+import { AdminAlertsPage } from './pages/admin/AdminAlertsPage';
+import { AdminAlertEventsPage } from './pages/admin/AdminAlertEventsPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -80,6 +82,8 @@ export function AppRoutes() {
         <Route path="groups" element={<AdminGroupsPage />} />
         <Route path="settings" element={<AdminSettingsPage />} />
         <Route path="traffic" element={<AdminTrafficPage />} />
+        <Route path="alerts" element={<AdminAlertsPage />} />
+        <Route path="alert-events" element={<AdminAlertEventsPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -10,6 +10,7 @@ import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { sqliteTrafficRepo } from './traffic.js';
+import { sqliteAlertsRepo } from './alerts.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -51,6 +52,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
     traffic: sqliteTrafficRepo(raw),
+    alerts: sqliteAlertsRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

@@ -14,6 +14,8 @@ export interface NodeCardProps {
   offline: boolean;
   uptime?: { days: UptimeDay[]; warning: number; error: number };
   onOpenDay: (nodeId: string, date: string) => void;
+  /** Open alerts on this node (admins only). */
+  alerts?: { count: number; metrics: string[] } | undefined;
 }
 
 function Stat(props: { label: string; children: React.ReactNode }) {
@@ -31,6 +33,7 @@ export const NodeCard = memo(function NodeCard({
   offline,
   uptime,
   onOpenDay,
+  alerts,
 }: NodeCardProps) {
   const mount = primaryMount(view);
   const temp = nodeTemperature(view);
@@ -63,6 +66,16 @@ export const NodeCard = memo(function NodeCard({
               .join(' · ')}
           </p>
         </div>
+        {alerts && alerts.count > 0 && (
+          <Link
+            to={`/admin/alert-events?server_id=${view.node.id}`}
+            className={`shrink-0 rounded bg-rose-100 px-1.5 py-0.5 text-[11px] font-medium text-rose-800 dark:bg-rose-900 dark:text-rose-100 ${focusRing}`}
+            title={s.alerts.badgeTitle(alerts.metrics.join(', '))}
+            data-alert-badge
+          >
+            {s.alerts.badge(alerts.count)}
+          </Link>
+        )}
         <span
           className={`shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ${
             offline

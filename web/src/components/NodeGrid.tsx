@@ -4,6 +4,7 @@ import type { NodeView } from '../api/front';
 import type { UptimeDay } from '../api/metrics';
 import { useElementWidth } from '../hooks/useElementWidth';
 import { NodeCard } from './NodeCard';
+import type { NodeAlerts } from '../hooks/useAlertSummary';
 
 const MIN_CARD_WIDTH = 290;
 const GAP = 12;
@@ -25,13 +26,15 @@ export interface NodeGridProps {
   offline: ReadonlySet<string>;
   uptime: ReadonlyMap<string, UptimeEntry>;
   onOpenDay: (nodeId: string, date: string) => void;
+  /** Open alerts per node (admins only). */
+  alerts?: ReadonlyMap<string, NodeAlerts>;
 }
 
 /**
  * Window-scrolled grid that mounts only the rows near the viewport, so thousands of nodes
  * cost no more per poll than the few dozen on screen.
  */
-export function NodeGrid({ nodes, offline, uptime, onOpenDay }: NodeGridProps) {
+export function NodeGrid({ nodes, offline, uptime, onOpenDay, alerts }: NodeGridProps) {
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const cols = columnsFor(useElementWidth(el));
   const rows = Math.ceil(nodes.length / cols);
@@ -68,6 +71,7 @@ export function NodeGrid({ nodes, offline, uptime, onOpenDay }: NodeGridProps) {
                 offline={offline.has(v.node.id)}
                 uptime={uptime.get(v.node.id)}
                 onOpenDay={onOpenDay}
+                alerts={alerts?.get(v.node.id)}
               />
             ))}
           </div>

@@ -1,4 +1,5 @@
 import { enTraffic } from './en-traffic';
+import { alertsEn } from './alerts.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -327,6 +328,7 @@ export const en = {
     hours: (n: number) => `${n}h`,
     days: (n: number) => `${n}d`,
   },
+  alerts: alertsEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',
@@ -382,6 +384,7 @@ export const en = {
       traffic_rebuild_failed: 'The traffic rebuild failed.',
       traffic_rebuild_timeout: 'The traffic rebuild took too long and stopped.',
       traffic_rebuild_canceled: 'The traffic rebuild was canceled.',
+      builtin_rule_readonly: 'Built-in alert rules cannot be changed.',
     } as Record<string, string>,
   },
   traffic: enTraffic,

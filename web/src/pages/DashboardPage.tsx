@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/context';
 import { ErrorMessage, Loading, Notice } from '../components/Feedback';
 import { NodeGrid, type UptimeEntry } from '../components/NodeGrid';
+import { useAlertSummary } from '../hooks/useAlertSummary';
 import { UptimeDayDialog } from '../components/UptimeDayDialog';
 import { input, label } from '../components/ui';
 import { useNow } from '../hooks/useNow';
@@ -55,6 +56,7 @@ export function DashboardPage() {
   const groups = useResource(res.groups).data ?? NO_GROUPS;
   const uptime = useResource(res.uptime).data;
   const now = useNow(1000);
+  const alerts = useAlertSummary(auth.status === 'admin');
   const { filter, update } = useFilterParams();
   const [openDay, setOpenDay] = useState<{ nodeId: string; date: string } | null>(null);
 
@@ -147,7 +149,13 @@ export function DashboardPage() {
       ) : shown.length === 0 ? (
         <Notice>{s.dashboard.noMatch}</Notice>
       ) : (
-        <NodeGrid nodes={shown} offline={offline} uptime={uptimeByNode} onOpenDay={onOpenDay} />
+        <NodeGrid
+          nodes={shown}
+          offline={offline}
+          uptime={uptimeByNode}
+          onOpenDay={onOpenDay}
+          alerts={alerts}
+        />
       )}
       {openDay && uptime && (
         <UptimeDayDialog

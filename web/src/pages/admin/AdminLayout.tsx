@@ -29,6 +29,12 @@ export function AdminLayout() {
         <NavLink to="/admin/traffic" className={tab}>
           {s.traffic.admin.tab}
         </NavLink>
+        <NavLink to="/admin/alerts" className={tab}>
+          {s.alerts.rulesTab}
+        </NavLink>
+        <NavLink to="/admin/alert-events" className={tab}>
+          {s.alerts.eventsTab}
+        </NavLink>
       </nav>
       <Outlet />
     </div>

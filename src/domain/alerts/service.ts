@@ -1,0 +1,355 @@
+import { AppError } from '../../errors/app-error.js';
+import type { Clock } from '../../platform/clock.js';
+import type {
+  AlertEventRow,
+  AlertNodeRef,
+  AlertRuleRow,
+  AlertsRepo,
+  AlertTransitionWrite,
+} from '../../store/ports.js';
+import type { AcceptedReport } from '../ingest/report-events.js';
+import { BUILTIN_RULES, builtinRule } from './builtin-rules.js';
+import { AlertEvaluator, type AlertAction, type CloseReason } from './evaluator.js';
+import type { AlertRule } from './rule.js';
+import {
+  checkRule,
+  CONDITION_FIELDS,
+  newRuleFields,
+  parseRuleFields,
+  type RuleFields,
+  type RuleInput,
+} from './rule-input.js';
+
+export interface AlertSettings {
+  enabled: boolean;
+  channelIds: number[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AlertsServiceOptions {
+  repo: AlertsRepo;
+  clock: Clock;
+  /** The node offline threshold (config `nodeOfflineThresholdMs`). */
+  staleAfterMs: number;
+  /** Whether every id names a stored notification channel (the channels feature supplies it). */
+  channelsExist?: (ids: readonly number[]) => Promise<boolean>;
+  onError: (err: unknown) => void;
+}
+
+export const MAX_SETTINGS_CHANNELS = 100;
+
+/** A stored rule that still passes validation, as evaluation sees it; undefined when invalid. */
+function compile(row: AlertRuleRow): AlertRule | undefined {
+  try {
+    const fields = checkRule(
+      newRuleFields({
+        name: row.name,
+        enabled: row.enabled,
+        metric: row.metric,
+        operator: row.operator,
+        threshold: row.threshold,
+        duration_sec: row.durationSec,
+        cooldown_min: row.cooldownMin,
+        threshold_mode: row.thresholdMode,
+        threshold_offset: row.thresholdOffset,
+      }),
+    );
+    return {
+      ...fields,
+      id: row.id,
+      generation: row.generation,
+      generationAt: row.generationAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Alert rules, mounts, settings and events (spec §4.8, reference §8.1–§8.7), and the
+ * evaluation runtime: accepted reports and a clock tick feed the in-memory state machine, and
+ * only its transitions reach the store, in the order they happened.
+ */
+export class AlertsService {
+  private evaluator: AlertEvaluator;
+  private rulesById = new Map<number, AlertRule>();
+  private notifyEnabled = true;
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: AlertsServiceOptions) {
+    this.evaluator = new AlertEvaluator({
+      startedAt: opts.clock.now(),
+      staleAfterMs: opts.staleAfterMs,
+    });
+  }
+
+  /**
+   * Restores open events (so a restart neither closes nor duplicates them), loads rules and
+   * mounts, and learns each node's last receive time. Run once before reports flow.
+   */
+  async start(known: Iterable<{ nodeId: number; receivedAt: number }>): Promise<void> {
+    const now = this.opts.clock.now();
+    this.evaluator = new AlertEvaluator({ startedAt: now, staleAfterMs: this.opts.staleAfterMs });
+    if (!(await this.opts.repo.settings())) await this.opts.repo.putSettings(true, [], now);
+    this.notifyEnabled = (await this.opts.repo.settings())?.enabled ?? true;
+    this.evaluator.restore(await this.opts.repo.openEvents());
+    for (const k of known) this.evaluator.seenNode(k.nodeId, k.receivedAt);
+    await this.reload('rule_deleted');
+  }
+
+  /** The accepted-report hook: synchronous state update, a store write only on a transition. */
+  onReport(event: AcceptedReport): void {
+    const actions = this.evaluator.observe(
+      event.nodeId,
+      event.receivedAt,
+      event.view(),
+      this.opts.clock.now(),
+    );
+    if (actions.length > 0) this.persist(actions);
+  }
+
+  /** The clock-driven check (offline nodes). */
+  async tick(now: number): Promise<void> {
+    this.persist(this.evaluator.tick(now));
+    await this.flush();
+  }
+
+  async forgetNode(nodeId: number): Promise<void> {
+    this.persist(this.evaluator.forgetNode(nodeId, this.opts.clock.now()));
+    await this.flush();
+  }
+
+  /** Resolves once every transition so far is committed. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  /** Node/rule pairs with an open event, for the dashboard badge. */
+  firing(): Array<{ nodeId: number; ruleId: number }> {
+    return this.evaluator.firing();
+  }
+
+  // ---- rules ---------------------------------------------------------------------------------
+
+  rules(): Promise<AlertRuleRow[]> {
+    return this.opts.repo.rules();
+  }
+
+  async createRule(input: RuleInput): Promise<void> {
+    const fields = newRuleFields(input);
+    await this.opts.repo.createRule(fields, this.opts.clock.now());
+    await this.reload('rule_deleted');
+  }
+
+  async updateRule(id: number, input: RuleInput): Promise<void> {
+    if (builtinRule(id)) throw new AppError('builtin_rule_readonly');
+    const changes = parseRuleFields(input);
+    if (Object.keys(changes).length === 0) throw new AppError('no_fields');
+    const current = (await this.opts.repo.rules()).find((r) => r.id === id);
+    if (!current) throw new AppError('not_found');
+    const before = compile(current);
+    const merged: RuleFields = checkRule({
+      ...(before ?? (current as unknown as RuleFields)),
+      ...changes,
+    });
+    const newGeneration = !before || CONDITION_FIELDS.some((k) => merged[k] !== before[k]);
+    await this.opts.repo.updateRule(id, merged, newGeneration, this.opts.clock.now());
+    await this.reload('rule_deleted');
+  }
+
+  async deleteRule(id: number): Promise<void> {
+    if (builtinRule(id)) throw new AppError('builtin_rule_readonly');
+    if (!(await this.opts.repo.deleteRule(id, this.opts.clock.now())))
+      throw new AppError('not_found');
+    await this.reload('rule_deleted');
+  }
+
+  // ---- mounts --------------------------------------------------------------------------------
+
+  async mounts(): Promise<{
+    rules: Array<{
+      id: number;
+      name: string;
+      metric: string;
+      builtin: boolean;
+      enabled: boolean;
+      defaultMounted: boolean;
+    }>;
+    nodes: Array<AlertNodeRef & { mounts: Array<{ ruleId: number; mounted: boolean }> }>;
+  }> {
+    const userRules = await this.opts.repo.rules();
+    const rules = [
+      ...BUILTIN_RULES.map((r) => ({
+        id: r.id,
+        name: r.name,
+        metric: r.metric,
+        builtin: true,
+        enabled: true,
+        defaultMounted: true,
+      })),
+      ...userRules.map((r) => ({
+        id: r.id,
+        name: r.name,
+        metric: r.metric,
+        builtin: false,
+        enabled: r.enabled,
+        defaultMounted: false,
+      })),
+    ];
+    const explicit = new Map(
+      (await this.opts.repo.mounts()).map((m) => [`${m.ruleId}:${m.nodeId}`, m.mounted]),
+    );
+    const nodes = (await this.opts.repo.nodes()).map((n) => ({
+      ...n,
+      mounts: rules.map((r) => ({
+        ruleId: r.id,
+        mounted: explicit.get(`${r.id}:${n.id}`) ?? r.defaultMounted,
+      })),
+    }));
+    return { rules, nodes };
+  }
+
+  async setMounts(
+    ruleIds: readonly number[],
+    nodeIds: readonly number[],
+    mounted: boolean,
+  ): Promise<void> {
+    const rules = [...new Set(ruleIds)];
+    const nodes = [...new Set(nodeIds)];
+    if (rules.length === 0 || nodes.length === 0) throw new AppError('invalid_fields');
+    if (rules.some((id) => !Number.isSafeInteger(id) || id === 0))
+      throw new AppError('invalid_fields');
+    if (nodes.some((id) => !Number.isSafeInteger(id) || id <= 0))
+      throw new AppError('invalid_fields');
+    const userIds = new Set((await this.opts.repo.rules()).map((r) => r.id));
+    if (rules.some((id) => (id < 0 ? !builtinRule(id) : !userIds.has(id))))
+      throw new AppError('invalid_fields', 'unknown rule id');
+    const live = new Set((await this.opts.repo.nodes()).map((n) => n.id));
+    if (nodes.some((id) => !live.has(id)))
+      throw new AppError('invalid_fields', 'unknown server id');
+    await this.opts.repo.setMounts(rules, nodes, mounted);
+    await this.reload('rule_deleted');
+  }
+
+  // ---- settings ------------------------------------------------------------------------------
+
+  async settings(): Promise<AlertSettings> {
+    const s = await this.opts.repo.settings();
+    if (s) return s;
+    const now = this.opts.clock.now();
+    return { enabled: true, channelIds: [], createdAt: now, updatedAt: now };
+  }
+
+  async putSettings(enabled: boolean, channelIds: readonly number[]): Promise<void> {
+    if (channelIds.length > MAX_SETTINGS_CHANNELS) throw new AppError('invalid_fields');
+    if (channelIds.some((id) => !Number.isSafeInteger(id) || id <= 0))
+      throw new AppError('invalid_fields');
+    if (new Set(channelIds).size !== channelIds.length)
+      throw new AppError('invalid_fields', 'duplicate channel id');
+    const exist = this.opts.channelsExist ?? (async (ids) => ids.length === 0);
+    if (!(await exist(channelIds))) throw new AppError('invalid_fields', 'unknown channel id');
+    await this.opts.repo.putSettings(enabled, [...channelIds], this.opts.clock.now());
+    this.notifyEnabled = enabled;
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  events: AlertsRepo['events'] = (q) => this.opts.repo.events(q);
+
+  /** Open alerts per node: count, latest trigger, latest metric/rule and metrics latest-first. */
+  async summary(): Promise<
+    Array<{
+      serverId: number;
+      openCount: number;
+      lastTriggerAt: number;
+      metric: string;
+      ruleName: string;
+      metrics: string[];
+    }>
+  > {
+    const byNode = new Map<number, AlertEventRow[]>();
+    for (const e of await this.opts.repo.openEventRows()) {
+      const list = byNode.get(e.nodeId) ?? [];
+      list.push(e);
+      byNode.set(e.nodeId, list);
+    }
+    return [...byNode.entries()].map(([serverId, list]) => ({
+      serverId,
+      openCount: list.length,
+      lastTriggerAt: list[0]!.lastTriggerAt,
+      metric: list[0]!.metric,
+      ruleName: list[0]!.ruleName,
+      metrics: [...new Set(list.map((e) => e.metric))],
+    }));
+  }
+
+  async servers(): Promise<Array<{ id: number; name: string }>> {
+    return (await this.opts.repo.nodes()).map((n) => ({ id: n.id, name: n.name }));
+  }
+
+  // ---- runtime -------------------------------------------------------------------------------
+
+  /** Re-reads rules and mounts; pairs that lost their rule or mount close. */
+  private async reload(missing: CloseReason): Promise<void> {
+    const rows = await this.opts.repo.rules();
+    const invalid = new Set<number>();
+    const rules: AlertRule[] = [...BUILTIN_RULES];
+    for (const row of rows) {
+      const rule = compile(row);
+      if (rule) rules.push(rule);
+      else invalid.add(row.id);
+    }
+    this.rulesById = new Map(rules.map((r) => [r.id, r]));
+    const mounts = await this.opts.repo.mounts();
+    const actions = this.evaluator.configure(rules, mounts, this.opts.clock.now(), (id) =>
+      invalid.has(id) ? 'rule_invalid' : missing,
+    );
+    this.persist(actions);
+    await this.flush();
+  }
+
+  private persist(actions: readonly AlertAction[]): void {
+    if (actions.length === 0) return;
+    const writes = actions.map((a) => this.toWrite(a));
+    this.writes = this.writes
+      .then(() => this.opts.repo.applyTransitions(writes))
+      .catch(this.opts.onError);
+  }
+
+  private toWrite(a: AlertAction): AlertTransitionWrite {
+    if (a.kind === 'open')
+      return {
+        kind: 'open',
+        nodeId: a.nodeId,
+        ruleId: a.rule.id,
+        ruleGeneration: a.rule.generation,
+        ruleName: a.rule.name,
+        metric: a.rule.metric,
+        at: a.at,
+        value: a.value,
+        threshold: a.threshold,
+        title: a.rule.name,
+        message: a.why,
+        notify: this.notifyEnabled,
+      };
+    if (a.kind === 'refresh') return a;
+    return {
+      kind: 'close',
+      nodeId: a.nodeId,
+      ruleId: a.ruleId,
+      at: a.at,
+      reason: a.reason,
+      ...(a.value === undefined ? {} : { value: a.value }),
+      // only a cleared condition is news to a human; edits and deletions are the admin's own doing
+      notify: this.notifyEnabled && a.reason === 'condition_cleared',
+    };
+  }
+
+  /** The compiled rule by id (built-ins included). */
+  rule(id: number): AlertRule | undefined {
+    return this.rulesById.get(id);
+  }
+}

@@ -1,0 +1,101 @@
+import { Type } from 'typebox';
+import { AppError } from '../../errors/app-error.js';
+import { parseRfc3339 } from '../../platform/rfc3339.js';
+import { rfc3339 } from '../../platform/time-format.js';
+import type { AlertEventRow, AlertRuleRow } from '../../store/ports.js';
+
+/** Any JSON object; alert bodies are validated field by field in the domain (invalid_fields). */
+export const LooseBody = Type.Record(Type.String(), Type.Unknown());
+
+export const RuleItem = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  metric: Type.String(),
+  operator: Type.String(),
+  threshold: Type.Number(),
+  duration_sec: Type.Integer(),
+  cooldown_min: Type.Integer(),
+  threshold_mode: Type.String(),
+  threshold_offset: Type.Number(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export function presentRule(r: AlertRuleRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    enabled: r.enabled,
+    metric: r.metric,
+    operator: r.operator,
+    threshold: r.threshold,
+    duration_sec: r.durationSec,
+    cooldown_min: r.cooldownMin,
+    threshold_mode: r.thresholdMode,
+    threshold_offset: r.thresholdOffset,
+    created_at: rfc3339(r.createdAt),
+    updated_at: rfc3339(r.updatedAt),
+  };
+}
+
+export const EventItem = Type.Object({
+  id: Type.Integer(),
+  rule_id: Type.Integer(),
+  rule_generation: Type.Integer(),
+  server_id: Type.Integer(),
+  server_name: Type.String(),
+  server_hostname: Type.String(),
+  server_ip: Type.Optional(Type.String()),
+  status: Type.String(),
+  metric: Type.String(),
+  rule_name: Type.String(),
+  first_trigger_at: Type.String(),
+  last_trigger_at: Type.String(),
+  closed_at: Type.Optional(Type.String()),
+  current_value: Type.Optional(Type.Number()),
+  effective_threshold: Type.Optional(Type.Number()),
+  close_reason: Type.Optional(Type.String()),
+  title: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+});
+
+/** An alert record (spec §2.9); absent optional values are omitted, never null. */
+export function presentEvent(e: AlertEventRow) {
+  return {
+    id: e.id,
+    rule_id: e.ruleId,
+    rule_generation: e.ruleGeneration,
+    server_id: e.nodeId,
+    server_name: e.nodeName,
+    server_hostname: e.nodeHostname,
+    ...(e.nodeIp ? { server_ip: e.nodeIp } : {}),
+    status: e.status,
+    metric: e.metric,
+    rule_name: e.ruleName,
+    first_trigger_at: rfc3339(e.firstTriggerAt),
+    last_trigger_at: rfc3339(e.lastTriggerAt),
+    ...(e.closedAt !== null ? { closed_at: rfc3339(e.closedAt) } : {}),
+    ...(e.currentValue !== null ? { current_value: e.currentValue } : {}),
+    ...(e.effectiveThreshold !== null ? { effective_threshold: e.effectiveThreshold } : {}),
+    ...(e.closeReason !== null ? { close_reason: e.closeReason } : {}),
+    ...(e.title !== null ? { title: e.title } : {}),
+    ...(e.message !== null ? { message: e.message } : {}),
+  };
+}
+
+/** `<last_trigger_at, RFC 3339 UTC with nanoseconds>,<event id>` (reference §8.7). */
+export function encodeCursor(e: { lastTriggerAt: number; id: number }): string {
+  const iso = rfc3339(e.lastTriggerAt).slice(0, -1);
+  const ms = String(((e.lastTriggerAt % 1000) + 1000) % 1000).padStart(3, '0');
+  return `${iso}.${ms}000000Z,${e.id}`;
+}
+
+export function decodeCursor(text: string): { lastTriggerAt: number; id: number } {
+  const comma = text.lastIndexOf(',');
+  const at = comma > 0 ? parseRfc3339(text.slice(0, comma)) : undefined;
+  const idText = text.slice(comma + 1);
+  if (at === undefined || !/^[1-9]\d{0,15}$/.test(idText) || !Number.isSafeInteger(Number(idText)))
+    throw new AppError('invalid_request', 'cursor must be "<RFC 3339 time>,<event id>"');
+  return { lastTriggerAt: at, id: Number(idText) };
+}

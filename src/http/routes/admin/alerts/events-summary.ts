@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import { rfc3339 } from '../../../../platform/time-format.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const Response = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      server_id: Type.Integer(),
+      open_count: Type.Integer(),
+      last_trigger_at: Type.String(),
+      metric: Type.String(),
+      rule_name: Type.String(),
+      metrics: Type.Array(Type.String()),
+    }),
+  ),
+});
+
+/** GET /api/admin/alerts/events/summary — open alerts per node (the dashboard badge). */
+export function adminAlertEventsSummaryRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/alerts/events/summary',
+    auth: 'admin',
+    schema: { response: { 200: Response } },
+    handler: async () => ({
+      items: (await deps.alerts.summary()).map((s) => ({
+        server_id: s.serverId,
+        open_count: s.openCount,
+        last_trigger_at: rfc3339(s.lastTriggerAt),
+        metric: s.metric,
+        rule_name: s.ruleName,
+        metrics: s.metrics,
+      })),
+    }),
+  });
+}

@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const Response = Type.Object({
+  rules: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      metric: Type.String(),
+      builtin: Type.Boolean(),
+      enabled: Type.Boolean(),
+      default_mounted: Type.Boolean(),
+    }),
+  ),
+  nodes: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      hostname: Type.String(),
+      ip: Type.Optional(Type.String()),
+      group_ids: Type.Array(Type.Integer()),
+      mounts: Type.Array(Type.Object({ rule_id: Type.Integer(), mounted: Type.Boolean() })),
+    }),
+  ),
+});
+
+/** GET /api/admin/alerts/mounts/ — built-ins first, then user rules; one entry per node and rule. */
+export function adminAlertMountsGetRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/alerts/mounts/',
+    aliases: ['/api/admin/alerts/mounts'],
+    auth: 'admin',
+    schema: { response: { 200: Response } },
+    handler: async () => {
+      const m = await deps.alerts.mounts();
+      return {
+        rules: m.rules.map((r) => ({
+          id: r.id,
+          name: r.name,
+          metric: r.metric,
+          builtin: r.builtin,
+          enabled: r.enabled,
+          default_mounted: r.defaultMounted,
+        })),
+        nodes: m.nodes.map((n) => ({
+          id: n.id,
+          name: n.name,
+          hostname: n.hostname,
+          ...(n.ip ? { ip: n.ip } : {}),
+          group_ids: n.groupIds,
+          mounts: n.mounts.map((x) => ({ rule_id: x.ruleId, mounted: x.mounted })),
+        })),
+      };
+    },
+  });
+}

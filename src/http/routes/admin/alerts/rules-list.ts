@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import { presentRule, RuleItem } from '../../../presenters/alerts.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/** GET /api/admin/alerts/rules/ — user rules, newest first (built-ins are in mounts). */
+export function adminAlertRulesListRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/alerts/rules/',
+    aliases: ['/api/admin/alerts/rules'],
+    auth: 'admin',
+    schema: { response: { 200: Type.Array(RuleItem) } },
+    handler: async () => (await deps.alerts.rules()).map(presentRule),
+  });
+}

@@ -1,0 +1,31 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import { rfc3339 } from '../../../../platform/time-format.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const Response = Type.Object({
+  enabled: Type.Boolean(),
+  channel_ids: Type.Array(Type.Integer()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** GET /api/admin/alerts/settings/ — defaults (enabled, no channels) until the first PUT. */
+export function adminAlertSettingsGetRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/alerts/settings/',
+    aliases: ['/api/admin/alerts/settings'],
+    auth: 'admin',
+    schema: { response: { 200: Response } },
+    handler: async () => {
+      const s = await deps.alerts.settings();
+      return {
+        enabled: s.enabled,
+        channel_ids: s.channelIds,
+        created_at: rfc3339(s.createdAt),
+        updated_at: rfc3339(s.updatedAt),
+      };
+    },
+  });
+}

@@ -1,0 +1,142 @@
+import { request } from './http';
+
+export {
+  ALERT_DURATIONS,
+  ALERT_METRICS,
+  ALERT_OPERATORS,
+  CORE_PLUS_METRICS,
+} from '../../../src/protocol/alert-metrics';
+
+/** Item of GET /api/admin/alerts/rules/ (user rules only). */
+export interface AlertRule {
+  id: number;
+  name: string;
+  enabled: boolean;
+  metric: string;
+  operator: string;
+  threshold: number;
+  duration_sec: number;
+  cooldown_min: number;
+  threshold_mode: 'static' | 'core_plus';
+  threshold_offset: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type AlertRuleInput = Omit<AlertRule, 'id' | 'created_at' | 'updated_at'>;
+
+export interface AlertMounts {
+  rules: Array<{
+    id: number;
+    name: string;
+    metric: string;
+    builtin: boolean;
+    enabled: boolean;
+    default_mounted: boolean;
+  }>;
+  nodes: Array<{
+    id: number;
+    name: string;
+    hostname: string;
+    ip?: string;
+    group_ids: number[];
+    mounts: Array<{ rule_id: number; mounted: boolean }>;
+  }>;
+}
+
+export interface AlertSettings {
+  enabled: boolean;
+  channel_ids: number[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertEvent {
+  id: number;
+  rule_id: number;
+  rule_generation: number;
+  server_id: number;
+  server_name: string;
+  server_hostname: string;
+  server_ip?: string;
+  status: 'open' | 'closed';
+  metric: string;
+  rule_name: string;
+  first_trigger_at: string;
+  last_trigger_at: string;
+  closed_at?: string;
+  current_value?: number;
+  effective_threshold?: number;
+  close_reason?: string;
+  title?: string;
+  message?: string;
+}
+
+export interface AlertEventPage {
+  items: AlertEvent[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+export interface AlertSummaryItem {
+  server_id: number;
+  open_count: number;
+  last_trigger_at: string;
+  metric: string;
+  rule_name: string;
+  metrics: string[];
+}
+
+export interface AlertEventQuery {
+  status?: 'open' | 'closed' | 'all';
+  server_id?: number;
+  metric?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export const listAlertRules = (signal?: AbortSignal) =>
+  request<AlertRule[]>('/api/admin/alerts/rules/', { signal });
+
+export const createAlertRule = (rule: AlertRuleInput) =>
+  request<void>('/api/admin/alerts/rules/', { method: 'POST', body: rule });
+
+export const updateAlertRule = (id: number, patch: Partial<AlertRuleInput>) =>
+  request<void>(`/api/admin/alerts/rules/${id}`, { method: 'PATCH', body: patch });
+
+export const deleteAlertRule = (id: number) =>
+  request<void>(`/api/admin/alerts/rules/${id}`, { method: 'DELETE' });
+
+export const getAlertMounts = (signal?: AbortSignal) =>
+  request<AlertMounts>('/api/admin/alerts/mounts/', { signal });
+
+export const setAlertMounts = (ruleIds: number[], serverIds: number[], mounted: boolean) =>
+  request<void>('/api/admin/alerts/mounts/', {
+    method: 'PUT',
+    body: { rule_ids: ruleIds, server_ids: serverIds, mounted },
+  });
+
+export const getAlertSettings = (signal?: AbortSignal) =>
+  request<AlertSettings>('/api/admin/alerts/settings/', { signal });
+
+export const putAlertSettings = (enabled: boolean, channelIds: number[]) =>
+  request<void>('/api/admin/alerts/settings/', {
+    method: 'PUT',
+    body: { enabled, channel_ids: channelIds },
+  });
+
+export const listAlertEvents = (q: AlertEventQuery, signal?: AbortSignal) =>
+  request<AlertEventPage>('/api/admin/alerts/events/', {
+    signal,
+    query: { ...q },
+  });
+
+export const alertSummary = (signal?: AbortSignal) =>
+  request<{ items: AlertSummaryItem[] }>('/api/admin/alerts/events/summary', { signal });
+
+export const alertServers = (signal?: AbortSignal) =>
+  request<{ items: Array<{ id: number; name: string }> }>('/api/admin/alerts/events/servers', {
+    signal,
+  });
