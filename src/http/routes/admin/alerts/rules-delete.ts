@@ -9,6 +9,7 @@ export function adminAlertRulesDeleteRoute(deps: AppDeps) {
     method: 'DELETE',
     path: '/api/admin/alerts/rules/:id',
     auth: 'admin',
+    errors: ['invalid_id', 'builtin_rule_readonly'],
     schema: { params: IdParams },
     handler: async (req, reply) => {
       await deps.alerts.deleteRule(ruleId(req.params.id));

@@ -12,6 +12,7 @@ export function adminAlertRulesUpdateRoute(deps: AppDeps) {
     auth: 'admin',
     bodyLimit: 64 * 1024,
     validationErrorCode: 'invalid_fields',
+    errors: ['no_fields', 'invalid_id', 'builtin_rule_readonly'],
     schema: { params: IdParams, body: LooseBody },
     handler: async (req, reply) => {
       await deps.alerts.updateRule(ruleId(req.params.id), req.body);
