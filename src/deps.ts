@@ -44,6 +44,8 @@ import {
 } from './workers/ingest-backend.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
+import { ThemeStore } from './themes/theme-store.js';
+import { ThemesService } from './themes/themes-service.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -93,6 +95,8 @@ export interface AppDeps {
    * rollups and retention run: a worker thread for database files, inline for in-memory ones.
    */
   ingestBackend: IngestBackend;
+  /** Uploaded themes under $DASH_HOME/themes, the built-ins and the applied one. */
+  themes: ThemesService;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -241,6 +245,7 @@ export async function createDeps(
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history,
     ingestBackend,
+    themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
     async shutdown() {
       if (closed) return;
       closed = true;

@@ -41,6 +41,10 @@ import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 import { nodeIdentityRoute } from './routes/node/identity.js';
 import { nodeMetricsRoute } from './routes/node/metrics.js';
 import { nodeStaticRoute } from './routes/node/static.js';
+import { themesListRoute } from './routes/admin/system/themes/list.js';
+import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
+import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
+import { themesDeleteRoute } from './routes/admin/system/themes/delete.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -90,5 +94,9 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     nodeIdentityRoute(deps),
     nodeMetricsRoute(deps),
     nodeStaticRoute(deps),
+    themesListRoute(deps),
+    themesUploadRoute(deps),
+    themesApplyRoute(deps),
+    themesDeleteRoute(deps),
   ];
 }
