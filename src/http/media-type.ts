@@ -21,7 +21,6 @@ export function isMultipartMediaType(header: string | undefined): boolean {
   const m = MEDIA_TYPE.exec(header.trim());
   if (!m) return false;
   return (
-    (m[1] as string).toLowerCase() === 'multipart' &&
-    (m[2] as string).toLowerCase() === 'form-data'
+    (m[1] as string).toLowerCase() === 'multipart' && (m[2] as string).toLowerCase() === 'form-data'
   );
 }

@@ -112,7 +112,10 @@ export async function readThemeZip(
       checkEntry(entry, new Set(files.keys()), total, limits);
       total += entry.uncompressedSize;
       const limit = Math.min(entry.uncompressedSize, limits.fileBytes);
-      files.set(entry.fileName, await readAtMost(await openStream(zipfile, entry), limit, entry.fileName));
+      files.set(
+        entry.fileName,
+        await readAtMost(await openStream(zipfile, entry), limit, entry.fileName),
+      );
     }
     return files;
   } catch (err) {

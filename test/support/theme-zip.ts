@@ -79,3 +79,21 @@ export function renameEntries(zip: Buffer, from: string, to: string): Buffer {
   }
   return out;
 }
+
+/** A multipart/form-data body with one file part (the browser's FormData shape). */
+export function multipartBody(
+  file: Buffer,
+  field = 'file',
+  filename = 'theme.zip',
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----dashtest7c1f';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+        'Content-Type: application/zip\r\n\r\n',
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -39,7 +39,8 @@ function isObject(v: unknown): v is Json {
 
 function onlyKeys(obj: Json, allowed: readonly string[], where: string): void {
   for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw invalidPackage(`unknown field "${where}${key}" in theme.json`);
+    if (!allowed.includes(key))
+      throw invalidPackage(`unknown field "${where}${key}" in theme.json`);
   }
 }
 
