@@ -15,6 +15,7 @@ import { AdminLayout } from './pages/admin/AdminLayout';
 import { AdminGroupsPage } from './pages/admin/AdminGroupsPage';
 import { AdminNodesPage } from './pages/admin/AdminNodesPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
+import { AdminThemesPage } from './pages/admin/AdminThemesPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -76,6 +77,7 @@ export function AppRoutes() {
         <Route path="nodes" element={<AdminNodesPage />} />
         <Route path="groups" element={<AdminGroupsPage />} />
         <Route path="settings" element={<AdminSettingsPage />} />
+        <Route path="themes" element={<AdminThemesPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -26,6 +26,9 @@ export function AdminLayout() {
         <NavLink to="/admin/settings" className={tab}>
           {s.nav.settings}
         </NavLink>
+        <NavLink to="/admin/themes" className={tab}>
+          {s.nav.themes}
+        </NavLink>
       </nav>
       <Outlet />
     </div>
