@@ -29,8 +29,7 @@ function setAttributes(manifest: ActiveManifest | null): void {
   }
 }
 
-/** Reads /theme/active.json and reflects it on <html>; the default look removes the attributes. */
-export async function loadActiveTheme(): Promise<void> {
+async function fetchManifest(): Promise<void> {
   try {
     const res = await fetch('/theme/active.json', { cache: 'no-store' });
     setAttributes(res.ok ? ((await res.json()) as ActiveManifest) : null);
@@ -39,8 +38,31 @@ export async function loadActiveTheme(): Promise<void> {
   }
 }
 
-/** After a theme change: fetch the stylesheet again (a new URL defeats any cache) and the manifest. */
-export async function reloadActiveTheme(): Promise<void> {
+/** Whether the theme link holds any rule; false while unknown (not loaded, not a browser). */
+function stylesheetHasRules(): boolean {
+  const link = document.getElementById(LINK_ID) as HTMLLinkElement | null;
+  try {
+    return (link?.sheet?.cssRules.length ?? 0) > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * At start: the theme link in <head> has loaded before any module runs. An empty stylesheet
+ * means Dash's own look, whose active.json would be a 404 (a console error on every page), so
+ * the manifest is only asked for when a theme is actually in effect.
+ */
+export async function loadActiveTheme(): Promise<void> {
+  if (stylesheetHasRules()) await fetchManifest();
+  else setAttributes(null);
+}
+
+/**
+ * After a theme change: fetch the stylesheet again (a new URL defeats any cache) and, when a
+ * theme other than the default look was applied, its manifest.
+ */
+export async function reloadActiveTheme(hasManifest: boolean): Promise<void> {
   generation += 1;
   let link = document.getElementById(LINK_ID) as HTMLLinkElement | null;
   if (!link) {
@@ -50,5 +72,6 @@ export async function reloadActiveTheme(): Promise<void> {
     document.head.appendChild(link);
   }
   link.href = `/theme/active.css?v=${generation}`;
-  await loadActiveTheme();
+  if (hasManifest) await fetchManifest();
+  else setAttributes(null);
 }

@@ -146,12 +146,13 @@ export function AdminThemesPage() {
   const [error, setError] = useState<unknown>(null);
   const customActive = themes.data?.some((i) => i.active) ?? false;
 
-  const act = async (work: () => Promise<void>) => {
+  /** Runs a change; `applied` is the theme id it made active, if any. */
+  const act = async (work: () => Promise<void>, applied?: string) => {
     setBusy(true);
     setError(null);
     try {
       await work();
-      await reloadActiveTheme();
+      if (applied !== undefined) await reloadActiveTheme(applied !== 'default');
     } catch (err) {
       setError(err);
     } finally {
@@ -174,7 +175,7 @@ export function AdminThemesPage() {
             type="button"
             className={btnSecondary}
             disabled={busy}
-            onClick={() => void act(() => applyTheme('default'))}
+            onClick={() => void act(() => applyTheme('default'), 'default')}
           >
             {t.useDefault}
           </button>
@@ -184,7 +185,7 @@ export function AdminThemesPage() {
       <UploadBox
         onUploaded={(item) => {
           themes.reload();
-          if (item.active) void reloadActiveTheme();
+          if (item.active) void reloadActiveTheme(true);
         }}
       />
       {error !== null && <ErrorMessage error={error} />}
@@ -197,7 +198,7 @@ export function AdminThemesPage() {
               key={item.id}
               item={item}
               busy={busy}
-              onApply={() => void act(() => applyTheme(item.id))}
+              onApply={() => void act(() => applyTheme(item.id), item.id)}
               onDelete={() => remove(item)}
             />
           ))}
