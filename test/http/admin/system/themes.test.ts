@@ -272,4 +272,21 @@ describe('upload form errors', () => {
     });
     expect(res.statusCode).toBe(413);
   });
+
+  it('refuses a chunked upload without Content-Length (its size could not be bounded)', async () => {
+    const { Readable } = await import('node:stream');
+    const { payload, headers } = multipartBody(await buildZip(validThemeEntries()));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/upload`,
+      headers: { ...auth, ...headers, 'transfer-encoding': 'chunked' },
+      payload: Readable.from([payload]),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/Content-Length/) as string,
+    });
+    expect(themeFiles()).toEqual([]);
+  });
 });

@@ -42,8 +42,13 @@ export function themesUploadRoute(deps: AppDeps) {
     bodyLimit: THEME_LIMITS.requestBytes,
     storeErrorCode: 'theme_storage_unavailable',
     handler: async (req, reply) => {
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > THEME_LIMITS.requestBytes) throw new AppError('body_too_large');
+      // The multipart parser reads the raw stream, past Fastify's body limit. With a declared
+      // length Node's parser never delivers more, so requiring one bounds the whole request.
+      const length = req.headers['content-length'];
+      if (length === undefined && req.headers['transfer-encoding'] !== undefined) {
+        throw new AppError('invalid_request', 'the upload needs a Content-Length');
+      }
+      if (Number(length ?? 0) > THEME_LIMITS.requestBytes) throw new AppError('body_too_large');
       if (!req.isMultipart()) {
         throw new AppError('invalid_theme_package', 'upload the zip as multipart field "file"');
       }
