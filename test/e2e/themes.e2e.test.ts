@@ -65,6 +65,21 @@ describe('themes in the web UI', () => {
     await themeCard('Operator').waitFor();
   });
 
+  it('shows why a theme package is refused', async () => {
+    const bad = await buildZip([
+      { name: 'theme.json', data: themeManifest('sneaky') },
+      { name: 'tokens.css', data: ':root{--dash-bg:url(https://tracker.example/x.png)}' },
+    ]);
+    const path = join(mkdtempSync(join(tmpdir(), 'dash-e2e-theme-')), 'sneaky.zip');
+    writeFileSync(path, bad);
+    await page.locator('#theme-upload').setInputFiles(path);
+    await page
+      .getByRole('alert')
+      .getByText(/url\(\) is not allowed/)
+      .waitFor();
+    expect(await themeCard('sneaky').count()).toBe(0);
+  });
+
   it('uploads a theme zip and shows it with its preview', async () => {
     const before = await pageBackground();
     expect(before).not.toBe(THEME_BG);
@@ -103,7 +118,8 @@ describe('themes in the web UI', () => {
     expect(res.status).toBe(401);
   });
 
-  it('logged no console errors', () => {
-    expect(browser.errors, browser.failedResponses.join('\n')).toEqual([]);
+  it('logged no console errors besides the refused upload', () => {
+    const unexpected = browser.errors.filter((e) => !e.includes('status of 400'));
+    expect(unexpected, browser.failedResponses.join('\n')).toEqual([]);
   });
 });
