@@ -5,6 +5,7 @@ import { routeTable } from './http/route-table.js';
 import { buildGuards } from './http/plugins/guards.js';
 import { nodeMetricsLane } from './http/lanes/node-metrics-lane.js';
 import { registerDeployRoutes } from './http/static/deploy.js';
+import { registerThemeRoutes } from './http/static/theme.js';
 import { createSpaHandler, defaultWebRoot } from './http/static/spa.js';
 import { FrontMetricsCache } from './http/front-metrics-cache.js';
 import { frontMetricsLane } from './http/lanes/front-metrics-lane.js';
@@ -35,5 +36,6 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
   });
   registerDeployRoutes(app, deps);
   registerMetricsEndpoint(app, deps.telemetry, deps.clock);
+  registerThemeRoutes(app, deps);
   return app;
 }

@@ -51,6 +51,8 @@ import { trafficCollectJob } from './jobs/traffic-collect.js';
 import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
 import { AlertsService } from './domain/alerts/service.js';
 import { alertsOfflineJob } from './jobs/alerts-offline.js';
+import { ThemeStore } from './themes/theme-store.js';
+import { ThemesService } from './themes/themes-service.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -106,6 +108,8 @@ export interface AppDeps {
   traffic: Traffic;
   /** Alert rules, mounts, settings, events and their evaluation (issue 15). */
   alerts: AlertsService;
+  /** Uploaded themes under $DASH_HOME/themes, the built-ins and the applied one. */
+  themes: ThemesService;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -303,6 +307,7 @@ export async function createDeps(
     telemetry,
     traffic,
     alerts,
+    themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
     async shutdown() {
       if (closed) return;
       closed = true;

@@ -5,6 +5,7 @@ import { DASH_VERSION } from '../version.js';
 import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
 import { setPasswordCommand } from './commands/set-password.js';
+import { themePackCommand } from './commands/theme-pack.js';
 
 export function buildCli(): Command {
   const program = new Command('dash')
@@ -25,6 +26,14 @@ export function buildCli(): Command {
     .command('set-password')
     .description('read a new admin password from standard input and store its hash')
     .action(setPasswordCommand);
+  program
+    .command('theme')
+    .description('theme authoring tools')
+    .command('pack')
+    .argument('<dir>', 'folder holding theme.json, tokens.css and the optional files')
+    .option('-o, --output <file>', 'zip to write (default <id>-<version>.zip here)')
+    .description('check a theme folder with the upload rules and zip it for upload')
+    .action(themePackCommand);
   return program;
 }
 

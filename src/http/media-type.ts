@@ -14,3 +14,13 @@ export function isJsonMediaType(header: string | undefined): boolean {
     (m[1] as string).toLowerCase() === 'application' && (m[2] as string).toLowerCase() === 'json'
   );
 }
+
+/** `multipart/form-data` with parameters (the boundary), for the theme upload. */
+export function isMultipartMediaType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const m = MEDIA_TYPE.exec(header.trim());
+  if (!m) return false;
+  return (
+    (m[1] as string).toLowerCase() === 'multipart' && (m[2] as string).toLowerCase() === 'form-data'
+  );
+}

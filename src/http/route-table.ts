@@ -61,6 +61,10 @@ import { adminAlertSettingsPutRoute } from './routes/admin/alerts/settings-put.j
 import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js';
 import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
 import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
+import { themesListRoute } from './routes/admin/system/themes/list.js';
+import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
+import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
+import { themesDeleteRoute } from './routes/admin/system/themes/delete.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -128,5 +132,9 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     adminAlertEventsListRoute(deps),
     adminAlertEventsSummaryRoute(deps),
     adminAlertEventsServersRoute(deps),
+    themesListRoute(deps),
+    themesUploadRoute(deps),
+    themesApplyRoute(deps),
+    themesDeleteRoute(deps),
   ];
 }

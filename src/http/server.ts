@@ -14,8 +14,16 @@ import { AppError } from '../errors/app-error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } from './route-def.js';
 import { RouteMatcher } from './route-matcher.js';
-import { isJsonMediaType } from './media-type.js';
+import { isJsonMediaType, isMultipartMediaType } from './media-type.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import fastifyMultipart from '@fastify/multipart';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's definition, for hooks and the error mapping. */
+    def?: RouteDef;
+  }
+}
 
 export type AuthGuards = Partial<Record<AuthMode, onRequestAsyncHookHandler>>;
 
@@ -243,7 +251,13 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   app.addHook('preParsing', async (req, _reply, payload) => {
     const route = routeOf(req);
     // Unrouted paths answer 404/405 whatever their body is.
-    if (!route || route.multipart || !hasBody(req.raw)) return payload;
+    if (!route || !hasBody(req.raw)) return payload;
+    if (route.multipart) {
+      if (!isMultipartMediaType(req.headers['content-type'])) {
+        throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
+      }
+      return payload;
+    }
     if (!isJsonMediaType(req.headers['content-type'])) throw new AppError('unsupported_media_type');
     return payload;
   });
@@ -281,6 +295,9 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     if (!isApiPath(req.url) && opts.fallback) return opts.fallback(req, reply);
     return rejectUnrouted(req, reply);
   });
+
+  // The multipart parser streams form parts to the route (req.file()), which sets its limits.
+  if (opts.routes.some((r) => r.multipart)) void app.register(fastifyMultipart);
 
   for (const def of opts.routes) {
     const guard = opts.guards[def.auth];

@@ -19,6 +19,7 @@ import { AdminTrafficPage } from './pages/admin/AdminTrafficPage';
 import { TrafficPage } from './pages/TrafficPage';
 import { AdminAlertsPage } from './pages/admin/AdminAlertsPage';
 import { AdminAlertEventsPage } from './pages/admin/AdminAlertEventsPage';
+import { AdminThemesPage } from './pages/admin/AdminThemesPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -84,6 +85,7 @@ export function AppRoutes() {
         <Route path="traffic" element={<AdminTrafficPage />} />
         <Route path="alerts" element={<AdminAlertsPage />} />
         <Route path="alert-events" element={<AdminAlertEventsPage />} />
+        <Route path="themes" element={<AdminThemesPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -4,10 +4,12 @@ import { App } from './App';
 import { SessionStore } from './auth/session';
 import { createResources } from './state/resources';
 import { applyTheme, initialTheme } from './theme/theme';
+import { loadActiveTheme } from './theme/active-theme';
 import 'uplot/dist/uPlot.min.css';
 import './index.css';
 
 applyTheme(initialTheme());
+void loadActiveTheme();
 const session = new SessionStore();
 const resources = createResources();
 void session.init();

@@ -126,3 +126,51 @@ export function readCookie(name: string): string | null {
   }
   return null;
 }
+
+/**
+ * Sends a form (a file upload) with upload progress, which fetch cannot report. Same contract
+ * as request(): bearer token, one refresh on 401, `{code, message}` errors as ApiError.
+ */
+export async function uploadForm<T>(
+  path: string,
+  form: FormData,
+  onProgress?: (fraction: number) => void,
+): Promise<T> {
+  const once = (token: string | null) =>
+    new Promise<{ status: number; body: string; type: string }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', path);
+      xhr.setRequestHeader('accept', 'application/json');
+      if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total);
+      };
+      xhr.onload = () =>
+        resolve({
+          status: xhr.status,
+          body: xhr.responseText,
+          type: xhr.getResponseHeader('content-type') ?? '',
+        });
+      xhr.onerror = () => reject(new NetworkError('upload failed'));
+      xhr.send(form);
+    });
+  const token = tokens.token();
+  let res = await once(token);
+  if (res.status === 401 && token) {
+    const fresh = await tokens.refresh();
+    if (fresh) res = await once(fresh);
+  }
+  if (res.status < 200 || res.status > 299) {
+    let code = `http_${res.status}`;
+    let message = `HTTP ${res.status}`;
+    try {
+      const body = JSON.parse(res.body) as { code?: unknown; message?: unknown };
+      if (typeof body.code === 'string') code = body.code;
+      if (typeof body.message === 'string') message = body.message;
+    } catch {
+      // Not JSON: keep the status-derived code.
+    }
+    throw new ApiError(res.status, code, message);
+  }
+  return (res.type.includes('json') && res.body ? JSON.parse(res.body) : undefined) as T;
+}

@@ -67,7 +67,7 @@ export function Dialog(props: {
         aria-labelledby={titleId}
         tabIndex={-1}
         onKeyDown={onKeyDown}
-        className={`mt-8 w-full ${props.wide ? 'max-w-3xl' : 'max-w-lg'} rounded-lg bg-white p-4 shadow-xl outline-none dark:bg-slate-800`}
+        className={`mt-8 w-full ${props.wide ? 'max-w-3xl' : 'max-w-lg'} rounded-lg bg-(--dash-surface) p-4 shadow-xl outline-none`}
       >
         <div className="mb-3 flex items-start justify-between gap-4">
           <h2 id={titleId} className="text-lg font-semibold break-all">

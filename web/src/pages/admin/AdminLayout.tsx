@@ -35,6 +35,9 @@ export function AdminLayout() {
         <NavLink to="/admin/alert-events" className={tab}>
           {s.alerts.eventsTab}
         </NavLink>
+        <NavLink to="/admin/themes" className={tab}>
+          {s.nav.themes}
+        </NavLink>
       </nav>
       <Outlet />
     </div>

@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+
+/** POST /api/admin/system/themes/{id}/apply — `default`, a built-in or a valid uploaded theme. */
+export function themesApplyRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: '/api/admin/system/themes/:id/apply',
+    auth: 'admin',
+    schema: { params: Type.Object({ id: Type.String() }) },
+    handler: async (req, reply) => {
+      await deps.themes.apply(req.params.id);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+
+/** DELETE /api/admin/system/themes/{id} — built-in and active themes answer 409. */
+export function themesDeleteRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'DELETE',
+    path: '/api/admin/system/themes/:id',
+    auth: 'admin',
+    storeErrorCode: 'theme_storage_unavailable',
+    schema: { params: Type.Object({ id: Type.String() }) },
+    handler: async (req, reply) => {
+      await deps.themes.remove(req.params.id);
+      return reply.code(204).send();
+    },
+  });
+}
