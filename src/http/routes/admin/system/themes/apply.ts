@@ -8,6 +8,7 @@ export function themesApplyRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/admin/system/themes/:id/apply',
     auth: 'admin',
+    errors: ['invalid_theme_id', 'theme_unavailable', 'theme_storage_unavailable'],
     schema: { params: Type.Object({ id: Type.String() }) },
     handler: async (req, reply) => {
       await deps.themes.apply(req.params.id);

@@ -8,6 +8,12 @@ export function themesDeleteRoute(deps: AppDeps) {
     method: 'DELETE',
     path: '/api/admin/system/themes/:id',
     auth: 'admin',
+    errors: [
+      'invalid_theme_id',
+      'builtin_theme_not_deletable',
+      'active_theme_not_deletable',
+      'theme_storage_unavailable',
+    ],
     storeErrorCode: 'theme_storage_unavailable',
     schema: { params: Type.Object({ id: Type.String() }) },
     handler: async (req, reply) => {

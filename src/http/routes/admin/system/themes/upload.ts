@@ -38,6 +38,7 @@ export function themesUploadRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/admin/system/themes/upload',
     auth: 'admin',
+    errors: ['invalid_theme_package', 'theme_storage_unavailable'],
     multipart: true,
     bodyLimit: THEME_LIMITS.requestBytes,
     storeErrorCode: 'theme_storage_unavailable',
