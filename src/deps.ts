@@ -44,6 +44,9 @@ import {
 } from './workers/ingest-backend.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
+import { DashUpdater, type UpdaterOptions } from './updater/service.js';
+import { feedFromConfig, RUNNING_ROOT } from './updater/create.js';
+import { dashUpdateWatchJob } from './jobs/dash-update-watch.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -93,6 +96,8 @@ export interface AppDeps {
    * rollups and retention run: a worker thread for database files, inline for in-memory ones.
    */
   ingestBackend: IngestBackend;
+  /** Dash's own updates (docs/operations.md). */
+  updater: DashUpdater;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -107,6 +112,8 @@ export interface DepsOverrides {
    * files) or the main connection (the only choice for in-memory databases).
    */
   ingestMode?: 'worker' | 'inline';
+  /** Self-update seams (tests: a fake installed layout, no real restart). */
+  updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -196,6 +203,32 @@ export async function createDeps(
   const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  const feed = feedFromConfig(config.home, config.update);
+  const updater = new DashUpdater({
+    home: config.home,
+    ...('feed' in feed ? { feed: feed.feed } : { feed: undefined, feedProblem: feed.problem }),
+    runningRoot: RUNNING_ROOT,
+    runningVersion: versions.dash,
+    nodeVersion: versions.node,
+    clock,
+    log,
+    // A supervisor (systemd Restart=always) starts bin/dash again, now the new release.
+    restart: () => {
+      log.info('restarting into the updated release');
+      setTimeout(() => process.kill(process.pid, 'SIGTERM'), 1000).unref();
+    },
+    ...overrides.updater,
+  });
+  scheduler.add(
+    dashUpdateWatchJob({
+      updater,
+      settings: () => systemSettings.get(),
+      log,
+      intervalMs: config.update.checkIntervalMs,
+      window: config.update.window,
+      zone: config.timezone,
+    }),
+  );
   let closed = false;
   return {
     config,
@@ -241,10 +274,12 @@ export async function createDeps(
     staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
     history,
     ingestBackend,
+    updater,
     async shutdown() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await updater.idle();
       await ingestBackend.close();
       await store.close();
     },

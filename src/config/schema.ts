@@ -27,4 +27,17 @@ export interface DashConfig {
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */
   localAgent: boolean;
+  /** Self-update (docs/operations.md). */
+  update: UpdateConfig;
+}
+
+export interface UpdateConfig {
+  /** Release feed: an http(s) base URL serving index.json, or a local directory; '' = none. */
+  feed: string;
+  /** Pinned Ed25519 public key (PEM file); default $DASH_HOME/config/update-signing.pub.pem. */
+  publicKeyFile: string | undefined;
+  /** Local-time window (app timezone) in which auto mode may update, minutes from midnight. */
+  window: { start: number; end: number };
+  /** How often notify and auto modes look at the feed. */
+  checkIntervalMs: number;
 }

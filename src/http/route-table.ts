@@ -41,6 +41,10 @@ import { adminNodesUpgradeRoute } from './routes/admin/nodes/upgrade.js';
 import { nodeIdentityRoute } from './routes/node/identity.js';
 import { nodeMetricsRoute } from './routes/node/metrics.js';
 import { nodeStaticRoute } from './routes/node/static.js';
+import { dashUpdateStatusRoute } from './routes/admin/system/dash-update/status.js';
+import { dashUpdateCheckRoute } from './routes/admin/system/dash-update/check.js';
+import { dashUpdateRunRoute } from './routes/admin/system/dash-update/run.js';
+import { dashUpdateReleaseNotesRoute } from './routes/admin/system/dash-update/release-notes.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -90,5 +94,9 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     nodeIdentityRoute(deps),
     nodeMetricsRoute(deps),
     nodeStaticRoute(deps),
+    dashUpdateStatusRoute(deps),
+    dashUpdateCheckRoute(deps),
+    dashUpdateRunRoute(deps),
+    dashUpdateReleaseNotesRoute(deps),
   ];
 }
