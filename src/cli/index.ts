@@ -5,6 +5,7 @@ import { DASH_VERSION } from '../version.js';
 import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
 import { setPasswordCommand } from './commands/set-password.js';
+import { updateRecoverCommand, updateStatusCommand } from './commands/update.js';
 
 export function buildCli(): Command {
   const program = new Command('dash')
@@ -25,6 +26,15 @@ export function buildCli(): Command {
     .command('set-password')
     .description('read a new admin password from standard input and store its hash')
     .action(setPasswordCommand);
+  const update = program.command('update').description('Dash self-update (docs/operations.md)');
+  update
+    .command('recover')
+    .description('finish or roll back an update interrupted during the switch')
+    .action(updateRecoverCommand);
+  update
+    .command('status')
+    .description('print the last update job and whether self-update is available')
+    .action(updateStatusCommand);
   return program;
 }
 
