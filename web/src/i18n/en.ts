@@ -1,3 +1,5 @@
+import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
+
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
  * (type Strings); components never hard-code text.
@@ -305,6 +307,7 @@ export const en = {
       channels: { release: 'Release', prerelease: 'Pre-release' },
       modes: { manual: 'Manual', notify: 'Notify', auto: 'Automatic' },
     },
+    dashUpdate: dashUpdateEn,
   },
   units: {
     percent: (v: string) => `${v}%`,
@@ -365,6 +368,7 @@ export const en = {
       method_not_allowed: 'This action is not supported.',
       not_implemented: 'This action is not supported.',
       invalid_session: 'That session id is not valid.',
+      ...dashUpdateErrorsEn,
     } as Record<string, string>,
   },
 };
