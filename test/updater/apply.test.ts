@@ -89,7 +89,7 @@ describe.each(['directory', 'http'])('self-update from a %s feed', (kind) => {
     const signed = await publishFake(dir, '1.1.0', keys);
     const bundle = join(dir, signed.manifest.bundle);
     const bytes = readFileSync(bundle);
-    bytes[bytes.length - 10] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
     writeFileSync(bundle, bytes);
     const before = current(home);
     const { status } = await planAndRun(home, await feedFor(dir));

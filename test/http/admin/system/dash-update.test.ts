@@ -197,11 +197,14 @@ describe('dash-update routes on an installed layout', () => {
       },
       'target older than current',
     ],
-  ])('run answers 400 invalid_fields for %j (%s)', async (payload) => {
-    const res = await run(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'invalid_fields' });
-  });
+  ] as Array<[Record<string, string>, string]>)(
+    'run answers 400 invalid_fields for %j (%s)',
+    async (payload) => {
+      const res = await run(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_fields' });
+    },
+  );
 
   it('run answers 415 for a non-JSON body', async () => {
     const res = await t.app.inject({
