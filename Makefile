@@ -5,7 +5,7 @@ NPM ?= npm
 # Standalone agents (Bun --compile, runtimes from npm; see docs/agent.md). Built once, then cached.
 AGENT_BUILD = node --import tsx scripts/build-agent-binaries.ts
 
-.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean bench-json bench-agent bench-ingest bench-reads
+.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -57,6 +57,10 @@ e2e: build
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	$(NPM) run -s test:e2e
 
+# A signed release bundle + manifest in release/feed (docs/operations.md). Key: DASH_RELEASE_KEY_FILE.
+release: build
+	node --import tsx scripts/make-release.ts
+
 bench-json: deps
 	$(NPM) run -s bench:json
 
@@ -70,4 +74,4 @@ bench-reads: deps
 	$(NPM) run -s bench:reads
 
 clean:
-	rm -rf dist node_modules web/dist web/node_modules
+	rm -rf dist node_modules web/dist web/node_modules release/stage

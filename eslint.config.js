@@ -16,7 +16,15 @@ const noWallClock = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'data/**', 'web/**', 'coverage/**', 'bench/results/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'web/**',
+      'coverage/**',
+      'bench/results/**',
+      'release/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

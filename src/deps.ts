@@ -53,6 +53,9 @@ import { AlertsService } from './domain/alerts/service.js';
 import { alertsOfflineJob } from './jobs/alerts-offline.js';
 import { ThemeStore } from './themes/theme-store.js';
 import { ThemesService } from './themes/themes-service.js';
+import { DashUpdater, type UpdaterOptions } from './updater/service.js';
+import { feedFromConfig, RUNNING_ROOT } from './updater/create.js';
+import { dashUpdateWatchJob } from './jobs/dash-update-watch.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -110,6 +113,8 @@ export interface AppDeps {
   alerts: AlertsService;
   /** Uploaded themes under $DASH_HOME/themes, the built-ins and the applied one. */
   themes: ThemesService;
+  /** Dash's own updates (docs/operations.md). */
+  updater: DashUpdater;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -124,6 +129,8 @@ export interface DepsOverrides {
    * files) or the main connection (the only choice for in-memory databases).
    */
   ingestMode?: 'worker' | 'inline';
+  /** Self-update seams (tests: a fake installed layout, no real restart). */
+  updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -258,6 +265,32 @@ export async function createDeps(
     if (event.type === 'deleted') return alerts.forgetNode(event.nodeId);
   });
   scheduler.add(alertsOfflineJob(alerts));
+  const feed = feedFromConfig(config.home, config.update);
+  const updater = new DashUpdater({
+    home: config.home,
+    ...('feed' in feed ? { feed: feed.feed } : { feed: undefined, feedProblem: feed.problem }),
+    runningRoot: RUNNING_ROOT,
+    runningVersion: versions.dash,
+    nodeVersion: versions.node,
+    clock,
+    log,
+    // A supervisor (systemd Restart=always) starts bin/dash again, now the new release.
+    restart: () => {
+      log.info('restarting into the updated release');
+      setTimeout(() => process.kill(process.pid, 'SIGTERM'), 1000).unref();
+    },
+    ...overrides.updater,
+  });
+  scheduler.add(
+    dashUpdateWatchJob({
+      updater,
+      settings: () => systemSettings.get(),
+      log,
+      intervalMs: config.update.checkIntervalMs,
+      window: config.update.window,
+      zone: config.timezone,
+    }),
+  );
   let closed = false;
   return {
     config,
@@ -308,6 +341,7 @@ export async function createDeps(
     traffic,
     alerts,
     themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
+    updater,
     async shutdown() {
       if (closed) return;
       closed = true;
@@ -316,6 +350,7 @@ export async function createDeps(
       await traffic.rebuild.settled();
       await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));
       await alerts.flush();
+      await updater.idle();
       await ingestBackend.close();
       await store.close();
     },

@@ -6,6 +6,7 @@ import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
 import { setPasswordCommand } from './commands/set-password.js';
 import { themePackCommand } from './commands/theme-pack.js';
+import { updateRecoverCommand, updateStatusCommand } from './commands/update.js';
 
 export function buildCli(): Command {
   const program = new Command('dash')
@@ -34,6 +35,15 @@ export function buildCli(): Command {
     .option('-o, --output <file>', 'zip to write (default <id>-<version>.zip here)')
     .description('check a theme folder with the upload rules and zip it for upload')
     .action(themePackCommand);
+  const update = program.command('update').description('Dash self-update (docs/operations.md)');
+  update
+    .command('recover')
+    .description('finish or roll back an update interrupted during the switch')
+    .action(updateRecoverCommand);
+  update
+    .command('status')
+    .description('print the last update job and whether self-update is available')
+    .action(updateStatusCommand);
   return program;
 }
 

@@ -116,6 +116,27 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     env: 'DASH_METRICS_REFRESH_INTERVAL',
     apply: (v, o) => void (o.metrics.refreshIntervalMs = parseBounded(str(v), 1000, 300_000)),
   },
+  {
+    yaml: 'update_feed',
+    env: 'DASH_UPDATE_FEED',
+    apply: (v, o) => void (o.update.feed = str(v).trim()),
+  },
+  {
+    yaml: 'update_public_key',
+    env: 'DASH_UPDATE_PUBLIC_KEY',
+    apply: (v, o) => void (o.update.publicKeyFile = resolve(str(v).trim())),
+  },
+  {
+    yaml: 'update_window',
+    env: 'DASH_UPDATE_WINDOW',
+    apply: (v, o) => void (o.update.window = parseWindow(str(v))),
+  },
+  {
+    yaml: 'update_check_interval',
+    env: 'DASH_UPDATE_CHECK_INTERVAL',
+    apply: (v, o) =>
+      void (o.update.checkIntervalMs = parseBounded(str(v), 300_000, 7 * 86_400_000)),
+  },
 ];
 
 function checkMetricsToken(v: string): string {
@@ -124,6 +145,25 @@ function checkMetricsToken(v: string): string {
   if (token.length > 256) throw new Error('must be at most 256 characters');
   if (!/^[\x21-\x7e]+$/.test(token)) throw new Error('must be printable ASCII without spaces');
   return token;
+}
+
+/** `HH:MM-HH:MM`, local time; a window may wrap past midnight (22:00-02:00). */
+function parseWindow(v: string): { start: number; end: number } {
+  const m = /^(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})$/.exec(v.trim());
+  const mins = m ? [Number(m[1]) * 60 + Number(m[2]), Number(m[3]) * 60 + Number(m[4])] : [];
+  const [start, end] = mins;
+  if (
+    start === undefined ||
+    end === undefined ||
+    start === end ||
+    Number(m?.[1]) > 23 ||
+    Number(m?.[3]) > 23 ||
+    Number(m?.[2]) > 59 ||
+    Number(m?.[4]) > 59
+  ) {
+    throw new Error('must be a local time window HH:MM-HH:MM, e.g. 03:00-05:00');
+  }
+  return { start, end };
 }
 
 function parseLogLevel(v: string): LogLevel {
@@ -164,6 +204,12 @@ function defaults(): Draft {
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
     metrics: { enabled: false, token: undefined, allow: [], refreshIntervalMs: 15_000 },
+    update: {
+      feed: '',
+      publicKeyFile: undefined,
+      window: { start: 180, end: 300 },
+      checkIntervalMs: 3_600_000,
+    },
   };
 }
 

@@ -36,6 +36,8 @@ export interface DashConfig {
   localAgent: boolean;
   /** GET /metrics (Prometheus); off unless enabled, and then only with a token or allow-list. */
   metrics: MetricsConfig;
+  /** Self-update (docs/operations.md). */
+  update: UpdateConfig;
 }
 
 export interface MetricsConfig {
@@ -46,4 +48,15 @@ export interface MetricsConfig {
   allow: string[];
   /** How often the node part of the exposition is brought up to date while scraped. */
   refreshIntervalMs: number;
+}
+
+export interface UpdateConfig {
+  /** Release feed: an http(s) base URL serving index.json, or a local directory; '' = none. */
+  feed: string;
+  /** Pinned Ed25519 public key (PEM file); default $DASH_HOME/config/update-signing.pub.pem. */
+  publicKeyFile: string | undefined;
+  /** Local-time window (app timezone) in which auto mode may update, minutes from midnight. */
+  window: { start: number; end: number };
+  /** How often notify and auto modes look at the feed. */
+  checkIntervalMs: number;
 }

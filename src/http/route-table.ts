@@ -65,6 +65,10 @@ import { themesListRoute } from './routes/admin/system/themes/list.js';
 import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
 import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
 import { themesDeleteRoute } from './routes/admin/system/themes/delete.js';
+import { dashUpdateStatusRoute } from './routes/admin/system/dash-update/status.js';
+import { dashUpdateCheckRoute } from './routes/admin/system/dash-update/check.js';
+import { dashUpdateRunRoute } from './routes/admin/system/dash-update/run.js';
+import { dashUpdateReleaseNotesRoute } from './routes/admin/system/dash-update/release-notes.js';
 
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
@@ -136,5 +140,9 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     themesUploadRoute(deps),
     themesApplyRoute(deps),
     themesDeleteRoute(deps),
+    dashUpdateStatusRoute(deps),
+    dashUpdateCheckRoute(deps),
+    dashUpdateRunRoute(deps),
+    dashUpdateReleaseNotesRoute(deps),
   ];
 }

@@ -91,6 +91,42 @@ describe('configuration', () => {
   });
 });
 
+describe('self-update keys', () => {
+  it('default to no feed, the pinned key in DASH_HOME and a 03:00-05:00 window', () => {
+    const c = loadConfig({ DASH_HOME: tempHome() });
+    expect(c.update).toEqual({
+      feed: '',
+      publicKeyFile: undefined,
+      window: { start: 180, end: 300 },
+      checkIntervalMs: 3_600_000,
+    });
+  });
+
+  it('parse the feed, key, window and interval and reject a bad window', () => {
+    const c = loadConfig({
+      DASH_HOME: tempHome(),
+      DASH_UPDATE_FEED: 'https://releases.example.com/dash/',
+      DASH_UPDATE_PUBLIC_KEY: '/etc/dash/release.pub.pem',
+      DASH_UPDATE_WINDOW: '22:30-01:00',
+      DASH_UPDATE_CHECK_INTERVAL: '6h',
+    });
+    expect(c.update).toEqual({
+      feed: 'https://releases.example.com/dash/',
+      publicKeyFile: '/etc/dash/release.pub.pem',
+      window: { start: 22 * 60 + 30, end: 60 },
+      checkIntervalMs: 6 * 3_600_000,
+    });
+    for (const bad of ['3-5', '25:00-01:00', '03:00-03:00', '03:61-04:00']) {
+      expect(() => loadConfig({ DASH_HOME: tempHome(), DASH_UPDATE_WINDOW: bad })).toThrow(
+        /DASH_UPDATE_WINDOW/,
+      );
+    }
+    expect(() => loadConfig({ DASH_HOME: tempHome(), DASH_UPDATE_CHECK_INTERVAL: '1m' })).toThrow(
+      ConfigError,
+    );
+  });
+});
+
 describe('parsers', () => {
   it('parses durations', () => {
     expect(parseDuration('17s')).toBe(17_000);

@@ -1,5 +1,6 @@
 import { enTraffic } from './en-traffic';
 import { alertsEn } from './alerts.en';
+import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -337,6 +338,7 @@ export const en = {
       by: (author: string) => `by ${author}`,
       deleteConfirm: (name: string) => `Delete theme ${name}?`,
     },
+    dashUpdate: dashUpdateEn,
   },
   units: {
     percent: (v: string) => `${v}%`,
@@ -411,6 +413,7 @@ export const en = {
       active_theme_not_deletable: 'Apply another theme before deleting this one.',
       theme_storage_unavailable: 'Theme storage is unavailable.',
       theme_unavailable: 'This theme cannot be applied: its files are missing or invalid.',
+      ...dashUpdateErrorsEn,
     } as Record<string, string>,
   },
   traffic: enTraffic,

@@ -9,6 +9,12 @@ import { renderApp } from '../../test/render';
 import { frontRoutes } from '../../test/routes';
 
 const t = en.admin.nodes;
+/** The settings page also shows the Dash update panel; these tests are about the form. */
+const dashUpdateIdle = {
+  'GET /api/admin/system/dash-update/status': {
+    body: { status: 'idle', available: false, current_version: '1.0.0' },
+  },
+};
 const deploy = {
   scripts: {
     linux: {
@@ -314,6 +320,7 @@ describe('Admin: settings', () => {
   it('patches only what changed, including the traffic guest mode', async () => {
     const api = mockApi({
       ...frontRoutes(),
+      ...dashUpdateIdle,
       'GET /api/admin/system/settings/': { body: systemSettings() },
       'GET /api/statistics/traffic/settings': { body: trafficSettings() },
       'PATCH /api/admin/system/settings/': { status: 204 },
@@ -346,6 +353,7 @@ describe('Admin: settings', () => {
   it('still edits system settings when traffic settings cannot be read', async () => {
     const api = mockApi({
       ...frontRoutes(),
+      ...dashUpdateIdle,
       'GET /api/admin/system/settings/': { body: systemSettings() },
       'GET /api/statistics/traffic/settings': {
         status: 503,
@@ -371,6 +379,7 @@ describe('Admin: settings', () => {
   it('blocks thresholds out of order before asking the server', async () => {
     const api = mockApi({
       ...frontRoutes(),
+      ...dashUpdateIdle,
       'GET /api/admin/system/settings/': { body: systemSettings() },
       'GET /api/statistics/traffic/settings': { body: trafficSettings() },
     });
@@ -387,6 +396,7 @@ describe('Admin: settings', () => {
   it('shows the server refusal by its code', async () => {
     mockApi({
       ...frontRoutes(),
+      ...dashUpdateIdle,
       'GET /api/admin/system/settings/': { body: systemSettings() },
       'GET /api/statistics/traffic/settings': { body: trafficSettings() },
       'PATCH /api/admin/system/settings/': {

@@ -14,6 +14,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { s } from '../../i18n';
 import { settingsPatch, slaProblem } from '../../lib/settings-form';
 import { useResources } from '../../state/resources';
+import { DashUpdatePanel } from './DashUpdatePanel';
 
 const t = s.admin.settings;
 
@@ -269,6 +270,7 @@ export function AdminSettingsPage() {
           }}
         />
       )}
+      {system.data && <DashUpdatePanel channel={system.data.dash_update_channel} />}
     </div>
   );
 }

@@ -1,0 +1,15 @@
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+import { parseChannel, UpdateQuery } from '../../../../schemas/dash-update.js';
+
+/** GET /api/admin/system/dash-update/check?channel= — target version and install_revision. */
+export function dashUpdateCheckRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/system/dash-update/check',
+    auth: 'admin',
+    validationErrorCode: 'invalid_fields',
+    schema: { querystring: UpdateQuery },
+    handler: (req) => deps.updater.check(parseChannel(req.query.channel, 'release')),
+  });
+}

@@ -1,0 +1,21 @@
+import { defineRoute } from '../../../../route-def.js';
+import type { AppDeps } from '../../../../../deps.js';
+import { parseChannel, parseLang, UpdateQuery } from '../../../../schemas/dash-update.js';
+
+/** GET /api/admin/system/dash-update/release-notes?lang= — newest release's notes, escaped HTML. */
+export function dashUpdateReleaseNotesRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: '/api/admin/system/dash-update/release-notes',
+    auth: 'admin',
+    validationErrorCode: 'invalid_fields',
+    schema: { querystring: UpdateQuery },
+    handler: async (req) => {
+      parseLang(req.query.lang, false);
+      const settings = await deps.systemSettings.get();
+      return deps.updater.releaseNotes(
+        parseChannel(req.query.channel, settings.dash_update_channel),
+      );
+    },
+  });
+}
