@@ -8,6 +8,7 @@ export function dashUpdateCheckRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/admin/system/dash-update/check',
     auth: 'admin',
+    errors: ['dash_update_unavailable', 'dash_update_check_failed'],
     validationErrorCode: 'invalid_fields',
     schema: { querystring: UpdateQuery },
     handler: (req) => deps.updater.check(parseChannel(req.query.channel, 'release')),

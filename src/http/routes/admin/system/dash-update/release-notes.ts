@@ -8,6 +8,7 @@ export function dashUpdateReleaseNotesRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/admin/system/dash-update/release-notes',
     auth: 'admin',
+    errors: ['dash_update_unavailable', 'release_notes_fetch_failed'],
     validationErrorCode: 'invalid_fields',
     schema: { querystring: UpdateQuery },
     handler: async (req) => {

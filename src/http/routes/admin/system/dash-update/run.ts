@@ -11,6 +11,7 @@ export function dashUpdateRunRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/admin/system/dash-update/run',
     auth: 'admin',
+    errors: ['dash_update_unavailable', 'dash_update_current', 'dash_update_check_failed'],
     bodyLimit: 16 * 1024,
     validationErrorCode: 'invalid_fields',
     schema: { body: RunBody },
