@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { AgentPlatform } from '../../domain/nodes/platform.js';
 import { renderInstallScript } from '../../deploy/install-scripts.js';
+import { fileStreamFor } from './file-stream.js';
 
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
@@ -54,7 +54,7 @@ async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyRepl
   if (!file) return plain(reply, 404, 'Not Found');
   void reply.code(200).type('application/octet-stream').header('content-length', String(file.size));
   if (req.method === 'HEAD') return reply.send();
-  return reply.send(createReadStream(file.path));
+  return reply.send(fileStreamFor(req.raw, file.path));
 }
 
 /**
