@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { DEFAULT_CONNECTION_LIMITS } from './http-limits.js';
 import { LOG_LEVELS, type DashConfig, type DatabaseConfig, type LogLevel } from './schema.js';
 import {
   hostTimeZone,
@@ -91,6 +92,31 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     env: 'DASH_LOCAL_AGENT',
     apply: (v, o) => void (o.localAgent = parseBoolean(v)),
   },
+  {
+    yaml: 'http_headers_timeout',
+    env: 'DASH_HTTP_HEADERS_TIMEOUT',
+    apply: (v, o) => void (o.connections.headersTimeoutMs = parseBounded(str(v), 100, 600_000)),
+  },
+  {
+    yaml: 'http_request_timeout',
+    env: 'DASH_HTTP_REQUEST_TIMEOUT',
+    apply: (v, o) => void (o.connections.requestTimeoutMs = parseBounded(str(v), 100, 86_400_000)),
+  },
+  {
+    yaml: 'http_idle_timeout',
+    env: 'DASH_HTTP_IDLE_TIMEOUT',
+    apply: (v, o) => void (o.connections.idleTimeoutMs = parseBounded(str(v), 100, 3_600_000)),
+  },
+  {
+    yaml: 'http_keep_alive_timeout',
+    env: 'DASH_HTTP_KEEP_ALIVE_TIMEOUT',
+    apply: (v, o) => void (o.connections.keepAliveTimeoutMs = parseBounded(str(v), 100, 3_600_000)),
+  },
+  {
+    yaml: 'http_max_connections_per_address',
+    env: 'DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    apply: (v, o) => void (o.connections.maxConnectionsPerAddress = parseInteger(v, 0, 1_000_000)),
+  },
 ];
 
 function parseLogLevel(v: string): LogLevel {
@@ -129,6 +155,7 @@ function defaults(): Draft {
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
+    connections: { ...DEFAULT_CONNECTION_LIMITS },
   };
 }
 
@@ -189,6 +216,9 @@ export function loadConfig(env: Env = process.env): DashConfig {
   for (const spec of CONFIG_KEYS) {
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') applyKey(spec, raw, spec.env, draft);
+  }
+  if (draft.connections.headersTimeoutMs > draft.connections.requestTimeoutMs) {
+    throw new ConfigError('http_headers_timeout: must not exceed http_request_timeout');
   }
   const { databaseUrl, publicUrl, ...rest } = draft;
   return {

@@ -1,4 +1,5 @@
 import type { ListenAddress } from './parsers.js';
+import type { ConnectionLimits } from './http-limits.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -27,4 +28,6 @@ export interface DashConfig {
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */
   localAgent: boolean;
+  /** HTTP connection timeouts and the per-address connection cap. */
+  connections: ConnectionLimits;
 }

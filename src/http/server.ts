@@ -16,6 +16,12 @@ import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } fro
 import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType } from './media-type.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import {
+  applyConnectionLimits,
+  checkingIntervalMs,
+  DEFAULT_CONNECTION_LIMITS,
+  type ConnectionLimits,
+} from './connection-limits.js';
 
 export type AuthGuards = Partial<Record<AuthMode, onRequestAsyncHookHandler>>;
 
@@ -28,6 +34,8 @@ export interface ServerOptions {
   fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown;
   /** Hot-path handlers tried, in order, before Fastify sees a request (see FastLane). */
   fastLanes?: readonly FastLane[];
+  /** Connection timeouts and per-address cap; defaults to DEFAULT_CONNECTION_LIMITS. */
+  connectionLimits?: ConnectionLimits;
 }
 
 /**
@@ -87,28 +95,27 @@ function respondNotImplemented(res: ServerResponse): void {
  * never reaches a request handler in Node, so it is answered on its own event. Fast lanes come
  * next, then Fastify.
  */
-function serverFactoryWith(lanes: readonly FastLane[], closing: () => boolean) {
-  return (
-    handler: (req: IncomingMessage, res: ServerResponse) => void,
-    opts: Record<string, unknown>,
-  ): Server => {
-    const server = createServer((req, res) => {
-      if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
-      if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
-      handler(req, res);
-    });
+function serverFactoryWith(
+  lanes: readonly FastLane[],
+  closing: () => boolean,
+  limits: ConnectionLimits,
+  trustedProxies: readonly string[],
+) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const server = createServer(
+      { connectionsCheckingInterval: checkingIntervalMs(limits) },
+      (req, res) => {
+        if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
+        if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
+        handler(req, res);
+      },
+    );
     server.on('connect', (_req: IncomingMessage, socket: Socket) =>
       writeRawError(socket, 501, 'not_implemented'),
     );
-    // Fastify applies its connection timeouts only to servers it creates itself. Without them
-    // Node closes a keep-alive connection after 5 s idle, which races an agent's next report
-    // (a 5 s interval agent would often find its connection closed as it sends).
-    // Fastify passes its options with defaults applied; the fallbacks are those defaults.
-    const ms = (key: string, fallback: number): number =>
-      typeof opts[key] === 'number' ? opts[key] : fallback;
-    server.keepAliveTimeout = ms('keepAliveTimeout', 72_000);
-    server.requestTimeout = ms('requestTimeout', 0);
-    server.setTimeout(ms('connectionTimeout', 0));
+    // Fastify applies its connection timeouts only to servers it creates itself; Dash's own
+    // limits replace them (slow or idle clients must not hold connections for good).
+    applyConnectionLimits(server, limits, trustedProxies);
     return server;
   };
 }
@@ -193,7 +200,12 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     bodyLimit: API_BODY_LIMIT,
-    serverFactory: serverFactoryWith(opts.fastLanes ?? [], () => closing),
+    serverFactory: serverFactoryWith(
+      opts.fastLanes ?? [],
+      () => closing,
+      opts.connectionLimits ?? DEFAULT_CONNECTION_LIMITS,
+      opts.trustProxy ?? [],
+    ),
     clientErrorHandler,
     trustProxy: opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false,
     return503OnClosing: true,
