@@ -182,8 +182,10 @@ export async function createDeps(
   const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
   const ingestBackend =
     ingestMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec)
-      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec);
+      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec, {
+          maxDevicesPerNode: config.nodeMaxDevices,
+        })
+      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec, config.nodeMaxDevices);
   const front = new FrontState({
     repo: frontRepo(store.db),
     staleAfterSec,

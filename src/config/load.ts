@@ -93,6 +93,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.localAgent = parseBoolean(v)),
   },
   {
+    yaml: 'node_max_devices',
+    env: 'DASH_NODE_MAX_DEVICES',
+    apply: (v, o) => void (o.nodeMaxDevices = parseInteger(v, 16, 1_000_000)),
+  },
+  {
     yaml: 'http_headers_timeout',
     env: 'DASH_HTTP_HEADERS_TIMEOUT',
     apply: (v, o) => void (o.connections.headersTimeoutMs = parseBounded(str(v), 100, 600_000)),
@@ -155,6 +160,7 @@ function defaults(): Draft {
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
+    nodeMaxDevices: 4096,
     connections: { ...DEFAULT_CONNECTION_LIMITS },
   };
 }

@@ -28,6 +28,8 @@ export interface DashConfig {
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */
   localAgent: boolean;
+  /** Distinct devices (interfaces, disks, mounts, sensors) one node may have in the dictionary. */
+  nodeMaxDevices: number;
   /** HTTP connection timeouts and the per-address connection cap. */
   connections: ConnectionLimits;
 }

@@ -259,8 +259,11 @@ export interface MetricsWrite {
   ip: string | null;
 }
 
-/** current: stored and now the node's current projection; history: stored, but older than it. */
-export type MetricsWriteOutcome = 'current' | 'history' | 'expired';
+/**
+ * current: stored and now the node's current projection; history: stored, but older than it;
+ * device_limit: not stored, the report would take the node past its distinct-device limit.
+ */
+export type MetricsWriteOutcome = 'current' | 'history' | 'expired' | 'device_limit';
 
 export interface RollupRunResult {
   /** Newest 15-minute bucket end (exclusive) now materialised, if any. */
