@@ -80,6 +80,21 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   }
 }
 
+/** scheme://authority of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * The origin form of an absolute-form target (`http://host/api/x?y` → `/api/x?y`), so routing
+ * and every /api convention (no-store above all) apply whatever form the client used.
+ */
+export function originFormOf(url: string): string {
+  if (url.startsWith('/')) return url;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return url;
+  const rest = url.slice(m[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 function respondNotImplemented(res: ServerResponse): void {
   const body = errorBody('not_implemented');
   res.writeHead(501, {
@@ -106,6 +121,7 @@ function serverFactoryWith(
       { connectionsCheckingInterval: checkingIntervalMs(limits) },
       (req, res) => {
         if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
+        if (req.url !== undefined && !req.url.startsWith('/')) req.url = originFormOf(req.url);
         if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
         handler(req, res);
       },
