@@ -95,14 +95,35 @@ export function originFormOf(url: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-function respondNotImplemented(res: ServerResponse): void {
-  const body = errorBody('not_implemented');
-  res.writeHead(501, {
+function respondError(res: ServerResponse, status: number, code: ErrorCode, message?: string) {
+  const body = errorBody(code, message);
+  res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': NO_STORE,
     'content-length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+function respondNotImplemented(res: ServerResponse): void {
+  respondError(res, 501, 'not_implemented');
+}
+
+/**
+ * Errors Fastify's router raises before any route or hook runs (a path that is not valid URL
+ * encoding, a parameter longer than any id): answered with the conventions and without the
+ * path, which Fastify's own body would echo.
+ */
+function frameworkErrorHandler(err: { code?: string }, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return respondError(reply.raw, 404, 'not_found');
+  }
+  return respondError(
+    reply.raw,
+    400,
+    'invalid_request',
+    'the request path is not valid URL encoding',
+  );
 }
 
 /**
@@ -118,9 +139,18 @@ function serverFactoryWith(
 ) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
     const server = createServer(
-      { connectionsCheckingInterval: checkingIntervalMs(limits) },
+      // A request without Host is answered below, with the conventions, not by Node's empty 400.
+      { connectionsCheckingInterval: checkingIntervalMs(limits), requireHostHeader: false },
       (req, res) => {
         if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
+        if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+          return respondError(
+            res,
+            400,
+            'invalid_request',
+            'an HTTP/1.1 request needs a Host header',
+          );
+        }
         if (req.url !== undefined && !req.url.startsWith('/')) req.url = originFormOf(req.url);
         if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
         handler(req, res);
@@ -223,6 +253,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
       opts.trustProxy ?? [],
     ),
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     trustProxy: opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
