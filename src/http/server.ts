@@ -16,6 +16,7 @@ import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } fro
 import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType } from './media-type.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import { PAGE_SECURITY_HEADERS } from './security-headers.js';
 import {
   applyConnectionLimits,
   checkingIntervalMs,
@@ -297,6 +298,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (isApiPath(req.url)) void reply.header('cache-control', NO_STORE);
+    else void reply.headers(PAGE_SECURITY_HEADERS);
     done(null, payload);
   });
   app.addHook('preParsing', async (req, _reply, payload) => {
