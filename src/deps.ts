@@ -54,8 +54,10 @@ export interface AppDeps {
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
   auth: AuthService;
-  /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
+  /** Failed logins per minute per client address (IPv4 address, IPv6 /64). */
   loginLimiter: RateLimiter;
+  /** Unknown X-Node-Secret attempts per minute per client address. */
+  nodeAuthLimiter: RateLimiter;
   systemSettings: SystemSettingsService;
   trafficSettings: TrafficSettingsService;
   uptime: UptimeService;
@@ -207,7 +209,8 @@ export async function createDeps(
     versions,
     adminPassword,
     auth,
-    loginLimiter: new RateLimiter(clock, 5, 60_000),
+    loginLimiter: new RateLimiter(clock, config.loginFailuresPerMinute, 60_000),
+    nodeAuthLimiter: new RateLimiter(clock, config.nodeAuthFailuresPerMinute, 60_000),
     systemSettings,
     trafficSettings: new TrafficSettingsService(store.settings, clock),
     uptime,

@@ -98,6 +98,16 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.nodeMaxDevices = parseInteger(v, 16, 1_000_000)),
   },
   {
+    yaml: 'login_failures_per_minute',
+    env: 'DASH_LOGIN_FAILURES_PER_MINUTE',
+    apply: (v, o) => void (o.loginFailuresPerMinute = parseInteger(v, 1, 10_000)),
+  },
+  {
+    yaml: 'node_auth_failures_per_minute',
+    env: 'DASH_NODE_AUTH_FAILURES_PER_MINUTE',
+    apply: (v, o) => void (o.nodeAuthFailuresPerMinute = parseInteger(v, 1, 100_000)),
+  },
+  {
     yaml: 'http_headers_timeout',
     env: 'DASH_HTTP_HEADERS_TIMEOUT',
     apply: (v, o) => void (o.connections.headersTimeoutMs = parseBounded(str(v), 100, 600_000)),
@@ -161,6 +171,8 @@ function defaults(): Draft {
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
     nodeMaxDevices: 4096,
+    loginFailuresPerMinute: 5,
+    nodeAuthFailuresPerMinute: 30,
     connections: { ...DEFAULT_CONNECTION_LIMITS },
   };
 }

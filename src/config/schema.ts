@@ -30,6 +30,10 @@ export interface DashConfig {
   localAgent: boolean;
   /** Distinct devices (interfaces, disks, mounts, sensors) one node may have in the dictionary. */
   nodeMaxDevices: number;
+  /** Failed admin logins one client address may make per minute. */
+  loginFailuresPerMinute: number;
+  /** Unknown X-Node-Secret attempts one client address may make per minute. */
+  nodeAuthFailuresPerMinute: number;
   /** HTTP connection timeouts and the per-address connection cap. */
   connections: ConnectionLimits;
 }

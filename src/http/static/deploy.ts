@@ -3,6 +3,8 @@ import type { AppDeps } from '../../deps.js';
 import type { AgentPlatform } from '../../domain/nodes/platform.js';
 import { renderInstallScript } from '../../deploy/install-scripts.js';
 import { fileStreamFor } from './file-stream.js';
+import { clientAddressKey } from '../../domain/auth/client-network.js';
+import { nodeAuthThrottle } from '../plugins/node-guard.js';
 
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
@@ -31,8 +33,9 @@ function single(value: unknown): string | undefined {
 
 function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): boolean {
   const secret = single(req.headers['x-node-secret']);
-  if (secret !== undefined && secret !== '' && deps.nodeSecrets.lookup(secret) !== undefined) {
-    return true;
+  if (secret !== undefined && secret !== '') {
+    if (deps.nodeSecrets.lookup(secret) !== undefined) return true;
+    deps.nodeAuthLimiter.hit(clientAddressKey(req.ip));
   }
   const token = single((req.query as Record<string, unknown>).upgrade_token);
   return token !== undefined && token !== '' && deps.downloadGrants.allows(token, assetPath);
@@ -40,6 +43,11 @@ function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): bool
 
 async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyReply) {
   void reply.header('cache-control', 'private, no-store').header('vary', 'X-Node-Secret');
+  const throttled = deps.nodeAuthLimiter.active && nodeAuthThrottle(deps.nodeAuthLimiter, req.ip);
+  if (throttled) {
+    void reply.headers(throttled.headers ?? {});
+    return plain(reply, 429, 'Too Many Requests');
+  }
   const assetPath = assetPathOf(req.url);
   if (assetPath === null || !authorised(deps, req, assetPath)) {
     return plain(reply, 401, 'Unauthorized');
