@@ -17,6 +17,7 @@ import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType } from './media-type.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
 import { PAGE_SECURITY_HEADERS } from './security-headers.js';
+import './request-context.js';
 import {
   applyConnectionLimits,
   checkingIntervalMs,
@@ -330,7 +331,12 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
 
   app.setErrorHandler((err, req, reply) => {
     const appErr = mapError(err, req);
-    if (appErr.status >= 500) req.log.error({ err, code: appErr.code }, 'request failed');
+    if (appErr.status >= 500) {
+      // The node a failing node request came from (a late report above all) is in the line.
+      const node =
+        req.nodeId === undefined ? {} : { nodeId: req.nodeId, receivedAt: req.receivedAt };
+      req.log.error({ err, code: appErr.code, ...node }, 'request failed');
+    }
     if (appErr.headers) void reply.headers(appErr.headers);
     return reply
       .code(appErr.status)

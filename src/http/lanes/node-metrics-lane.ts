@@ -75,7 +75,9 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
           },
           (err: unknown) => {
             const appErr = toAppError(err, undefined);
-            if (appErr.status >= 500) deps.log.error({ err, code: appErr.code }, 'request failed');
+            if (appErr.status >= 500) {
+              deps.log.error({ err, code: appErr.code, nodeId, receivedAt }, 'request failed');
+            }
             writeAppError(res, appErr);
           },
         );
