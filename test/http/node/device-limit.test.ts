@@ -96,18 +96,28 @@ describe('device dictionary lookups', () => {
           headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
           payload: JSON.stringify(reportWith(prefix, n, seq)),
         });
-      // 40,000 names, then a report of 2,000 known ones: a scan per lookup (the old
-      // dictionary) costs 80 million comparisons, a keyed lookup 2,000.
-      for (let i = 0; i < 20; i++) {
+      // A report of 2,000 known names, timed (best of 3) against a dictionary of 2,000 and one of
+      // 40,000: a scan per lookup (the old dictionary) makes the second 20 times slower.
+      let seq = 0;
+      const timed = async (prefix: string): Promise<number> => {
+        let best = Infinity;
+        for (let i = 0; i < 3; i++) {
+          big.clock.advance(1000);
+          const start = performance.now();
+          expect((await send(prefix, 2000, ++seq)).statusCode).toBe(200);
+          best = Math.min(best, performance.now() - start);
+        }
+        return best;
+      };
+      big.clock.advance(1000);
+      expect((await send('n0-', 2000, ++seq)).statusCode).toBe(200);
+      const small = await timed('n0-');
+      for (let i = 1; i < 20; i++) {
         big.clock.advance(1000);
-        expect((await send(`n${i}-`, 2000, i)).statusCode).toBe(200);
+        expect((await send(`n${i}-`, 2000, ++seq)).statusCode).toBe(200);
       }
-      big.clock.advance(70_000);
-      const start = performance.now();
-      const res = await send('n19-', 2000, 99);
-      const ms = performance.now() - start;
-      expect(res.statusCode).toBe(200);
-      expect(ms).toBeLessThan(150);
+      const large = await timed('n19-');
+      expect(large).toBeLessThan(small * 4 + 20);
     } finally {
       await big.close();
     }
@@ -124,12 +134,16 @@ describe('on the ingest worker threads', () => {
     });
     try {
       const node = seedNode(w.deps);
-      const res = await w.app.inject({
-        method: 'POST',
-        url: '/api/node/metrics',
-        headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
-        payload: JSON.stringify(reportWith('veth', LIMIT)),
-      });
+      const send = () =>
+        w.app.inject({
+          method: 'POST',
+          url: '/api/node/metrics',
+          headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
+          payload: JSON.stringify(reportWith('veth', LIMIT)),
+        });
+      // A worker thread starting on a loaded machine may miss the 5 s budget (503): retry that.
+      let res = await send();
+      for (let i = 0; i < 3 && res.statusCode === 503; i++) res = await send();
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ code: 'invalid_metrics' });
       expect(res.json<{ message: string }>().message).toContain(`limit of ${LIMIT}`);
