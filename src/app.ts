@@ -25,6 +25,7 @@ export function buildApp(deps: AppDeps, opts: BuildAppOptions = {}): FastifyInst
     routes: routeTable(deps, { frontMetrics }),
     guards: buildGuards(deps),
     trustProxy: deps.config.trustedProxies,
+    connectionLimits: deps.config.connections,
     fallback: createSpaHandler({ root: defaultWebRoot() }),
     fastLanes:
       opts.fastLanes === false

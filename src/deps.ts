@@ -66,8 +66,10 @@ export interface AppDeps {
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
   auth: AuthService;
-  /** Login attempts: 5 per minute per client network (IPv4 /24, IPv6 /40). */
+  /** Failed logins per minute per client address (IPv4 address, IPv6 /64). */
   loginLimiter: RateLimiter;
+  /** Unknown X-Node-Secret attempts per minute per client address. */
+  nodeAuthLimiter: RateLimiter;
   systemSettings: SystemSettingsService;
   trafficSettings: TrafficSettingsService;
   uptime: UptimeService;
@@ -206,8 +208,10 @@ export async function createDeps(
   const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
   const ingestBackend =
     ingestMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec)
-      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec);
+      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec, {
+          maxDevicesPerNode: config.nodeMaxDevices,
+        })
+      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec, config.nodeMaxDevices);
   const front = new FrontState({
     repo: frontRepo(store.db),
     staleAfterSec,
@@ -300,7 +304,8 @@ export async function createDeps(
     versions,
     adminPassword,
     auth,
-    loginLimiter: new RateLimiter(clock, 5, 60_000),
+    loginLimiter: new RateLimiter(clock, config.loginFailuresPerMinute, 60_000),
+    nodeAuthLimiter: new RateLimiter(clock, config.nodeAuthFailuresPerMinute, 60_000),
     systemSettings,
     trafficSettings,
     uptime,

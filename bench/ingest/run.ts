@@ -222,6 +222,8 @@ async function main(): Promise<void> {
           DASH_LISTEN: `127.0.0.1:${port}`,
           DASH_LOG_LEVEL: 'warn',
           DASH_ADMIN_PASSWORD: 'bench-password-1',
+          // Every simulated node connects from loopback: no per-address connection cap.
+          DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
         },
         stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
       },

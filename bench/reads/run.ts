@@ -78,7 +78,13 @@ async function load(
 
 async function frontBench(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'dash-bench-reads-'));
-  const config = loadConfig({ DASH_HOME: home, DASH_LOG_LEVEL: 'silent', DASH_TIMEZONE: 'UTC' });
+  const config = loadConfig({
+    DASH_HOME: home,
+    DASH_LOG_LEVEL: 'silent',
+    DASH_TIMEZONE: 'UTC',
+    // Every load client connects from loopback: no per-address connection cap.
+    DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  });
   const deps = await createDeps(config, { log: silentLogger });
   const nodes = Array.from({ length: NODES }, (_, i) => insertNode(deps, i, true));
   for (const n of nodes) await deps.front.ensureNode(n.id);
@@ -148,7 +154,13 @@ async function frontBench(): Promise<void> {
 
 async function historyBench(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'dash-bench-history-'));
-  const config = loadConfig({ DASH_HOME: home, DASH_LOG_LEVEL: 'silent', DASH_TIMEZONE: 'UTC' });
+  const config = loadConfig({
+    DASH_HOME: home,
+    DASH_LOG_LEVEL: 'silent',
+    DASH_TIMEZONE: 'UTC',
+    // Every load client connects from loopback: no per-address connection cap.
+    DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  });
   let now = Date.UTC(2026, 10, 1);
   const clock = { now: () => now };
   void clock;

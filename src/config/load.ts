@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { DEFAULT_CONNECTION_LIMITS } from './http-limits.js';
 import { LOG_LEVELS, type DashConfig, type DatabaseConfig, type LogLevel } from './schema.js';
 import {
   hostTimeZone,
@@ -137,6 +138,46 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) =>
       void (o.update.checkIntervalMs = parseBounded(str(v), 300_000, 7 * 86_400_000)),
   },
+  {
+    yaml: 'node_max_devices',
+    env: 'DASH_NODE_MAX_DEVICES',
+    apply: (v, o) => void (o.nodeMaxDevices = parseInteger(v, 16, 1_000_000)),
+  },
+  {
+    yaml: 'login_failures_per_minute',
+    env: 'DASH_LOGIN_FAILURES_PER_MINUTE',
+    apply: (v, o) => void (o.loginFailuresPerMinute = parseInteger(v, 1, 10_000)),
+  },
+  {
+    yaml: 'node_auth_failures_per_minute',
+    env: 'DASH_NODE_AUTH_FAILURES_PER_MINUTE',
+    apply: (v, o) => void (o.nodeAuthFailuresPerMinute = parseInteger(v, 1, 100_000)),
+  },
+  {
+    yaml: 'http_headers_timeout',
+    env: 'DASH_HTTP_HEADERS_TIMEOUT',
+    apply: (v, o) => void (o.connections.headersTimeoutMs = parseBounded(str(v), 100, 600_000)),
+  },
+  {
+    yaml: 'http_request_timeout',
+    env: 'DASH_HTTP_REQUEST_TIMEOUT',
+    apply: (v, o) => void (o.connections.requestTimeoutMs = parseBounded(str(v), 100, 86_400_000)),
+  },
+  {
+    yaml: 'http_idle_timeout',
+    env: 'DASH_HTTP_IDLE_TIMEOUT',
+    apply: (v, o) => void (o.connections.idleTimeoutMs = parseBounded(str(v), 100, 3_600_000)),
+  },
+  {
+    yaml: 'http_keep_alive_timeout',
+    env: 'DASH_HTTP_KEEP_ALIVE_TIMEOUT',
+    apply: (v, o) => void (o.connections.keepAliveTimeoutMs = parseBounded(str(v), 100, 3_600_000)),
+  },
+  {
+    yaml: 'http_max_connections_per_address',
+    env: 'DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    apply: (v, o) => void (o.connections.maxConnectionsPerAddress = parseInteger(v, 0, 1_000_000)),
+  },
 ];
 
 function checkMetricsToken(v: string): string {
@@ -210,6 +251,10 @@ function defaults(): Draft {
       window: { start: 180, end: 300 },
       checkIntervalMs: 3_600_000,
     },
+    nodeMaxDevices: 4096,
+    loginFailuresPerMinute: 5,
+    nodeAuthFailuresPerMinute: 30,
+    connections: { ...DEFAULT_CONNECTION_LIMITS },
   };
 }
 
@@ -270,6 +315,9 @@ export function loadConfig(env: Env = process.env): DashConfig {
   for (const spec of CONFIG_KEYS) {
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') applyKey(spec, raw, spec.env, draft);
+  }
+  if (draft.connections.headersTimeoutMs > draft.connections.requestTimeoutMs) {
+    throw new ConfigError('http_headers_timeout: must not exceed http_request_timeout');
   }
   const { databaseUrl, publicUrl, ...rest } = draft;
   if (

@@ -1,4 +1,5 @@
 import type { ListenAddress } from './parsers.js';
+import type { ConnectionLimits } from './http-limits.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -38,6 +39,14 @@ export interface DashConfig {
   metrics: MetricsConfig;
   /** Self-update (docs/operations.md). */
   update: UpdateConfig;
+  /** Distinct devices (interfaces, disks, mounts, sensors) one node may have in the dictionary. */
+  nodeMaxDevices: number;
+  /** Failed admin logins one client address may make per minute. */
+  loginFailuresPerMinute: number;
+  /** Unknown X-Node-Secret attempts one client address may make per minute. */
+  nodeAuthFailuresPerMinute: number;
+  /** HTTP connection timeouts and the per-address connection cap. */
+  connections: ConnectionLimits;
 }
 
 export interface MetricsConfig {

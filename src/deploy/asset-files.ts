@@ -11,7 +11,11 @@ export interface LocatedAsset {
   mtimeMs: number;
 }
 
-const MISSING = new Set(['ENOENT', 'ENOTDIR']);
+/** Errors that mean "no such file": names too long for the file system or symlink loops too. */
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
+/** The longest file name (in bytes) and path common file systems hold. */
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_BYTES = 4095;
 
 function isMissing(err: unknown): boolean {
   return MISSING.has((err as NodeJS.ErrnoException).code ?? '');
@@ -19,9 +23,16 @@ function isMissing(err: unknown): boolean {
 
 /** Splits a relative asset path, refusing anything that could leave the directory. */
 function safeSegments(relPath: string): string[] | null {
+  if (Buffer.byteLength(relPath) > MAX_PATH_BYTES) return null;
   const segments = relPath.split('/');
   const ok = segments.every(
-    (s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\\') && !s.includes('\0'),
+    (s) =>
+      s !== '' &&
+      s !== '.' &&
+      s !== '..' &&
+      !s.includes('\\') &&
+      !s.includes('\0') &&
+      Buffer.byteLength(s) <= MAX_SEGMENT_BYTES,
   );
   return ok ? segments : null;
 }

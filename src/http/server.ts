@@ -24,6 +24,14 @@ declare module 'fastify' {
     def?: RouteDef;
   }
 }
+import { PAGE_SECURITY_HEADERS } from './security-headers.js';
+import './request-context.js';
+import {
+  applyConnectionLimits,
+  checkingIntervalMs,
+  DEFAULT_CONNECTION_LIMITS,
+  type ConnectionLimits,
+} from './connection-limits.js';
 
 export type AuthGuards = Partial<Record<AuthMode, onRequestAsyncHookHandler>>;
 
@@ -36,6 +44,8 @@ export interface ServerOptions {
   fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown;
   /** Hot-path handlers tried, in order, before Fastify sees a request (see FastLane). */
   fastLanes?: readonly FastLane[];
+  /** Connection timeouts and per-address cap; defaults to DEFAULT_CONNECTION_LIMITS. */
+  connectionLimits?: ConnectionLimits;
 }
 
 /**
@@ -80,9 +90,24 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   }
 }
 
-function respondNotImplemented(res: ServerResponse): void {
-  const body = errorBody('not_implemented');
-  res.writeHead(501, {
+/** scheme://authority of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * The origin form of an absolute-form target (`http://host/api/x?y` → `/api/x?y`), so routing
+ * and every /api convention (no-store above all) apply whatever form the client used.
+ */
+export function originFormOf(url: string): string {
+  if (url.startsWith('/')) return url;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return url;
+  const rest = url.slice(m[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+function respondError(res: ServerResponse, status: number, code: ErrorCode, message?: string) {
+  const body = errorBody(code, message);
+  res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': NO_STORE,
     'content-length': Buffer.byteLength(body),
@@ -90,33 +115,63 @@ function respondNotImplemented(res: ServerResponse): void {
   res.end(body);
 }
 
+function respondNotImplemented(res: ServerResponse): void {
+  respondError(res, 501, 'not_implemented');
+}
+
+/**
+ * Errors Fastify's router raises before any route or hook runs (a path that is not valid URL
+ * encoding, a parameter longer than any id): answered with the conventions and without the
+ * path, which Fastify's own body would echo.
+ */
+function frameworkErrorHandler(err: { code?: string }, _req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return respondError(reply.raw, 404, 'not_found');
+  }
+  return respondError(
+    reply.raw,
+    400,
+    'invalid_request',
+    'the request path is not valid URL encoding',
+  );
+}
+
 /**
  * Methods outside the six implemented ones are answered before Fastify routes them; CONNECT
  * never reaches a request handler in Node, so it is answered on its own event. Fast lanes come
  * next, then Fastify.
  */
-function serverFactoryWith(lanes: readonly FastLane[], closing: () => boolean) {
-  return (
-    handler: (req: IncomingMessage, res: ServerResponse) => void,
-    opts: Record<string, unknown>,
-  ): Server => {
-    const server = createServer((req, res) => {
-      if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
-      if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
-      handler(req, res);
-    });
+function serverFactoryWith(
+  lanes: readonly FastLane[],
+  closing: () => boolean,
+  limits: ConnectionLimits,
+  trustedProxies: readonly string[],
+) {
+  return (handler: (req: IncomingMessage, res: ServerResponse) => void): Server => {
+    const server = createServer(
+      // A request without Host is answered below, with the conventions, not by Node's empty 400.
+      { connectionsCheckingInterval: checkingIntervalMs(limits), requireHostHeader: false },
+      (req, res) => {
+        if (!IMPLEMENTED.has(req.method ?? '')) return respondNotImplemented(res);
+        if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+          return respondError(
+            res,
+            400,
+            'invalid_request',
+            'an HTTP/1.1 request needs a Host header',
+          );
+        }
+        if (req.url !== undefined && !req.url.startsWith('/')) req.url = originFormOf(req.url);
+        if (!closing()) for (const lane of lanes) if (lane(req, res)) return;
+        handler(req, res);
+      },
+    );
     server.on('connect', (_req: IncomingMessage, socket: Socket) =>
       writeRawError(socket, 501, 'not_implemented'),
     );
-    // Fastify applies its connection timeouts only to servers it creates itself. Without them
-    // Node closes a keep-alive connection after 5 s idle, which races an agent's next report
-    // (a 5 s interval agent would often find its connection closed as it sends).
-    // Fastify passes its options with defaults applied; the fallbacks are those defaults.
-    const ms = (key: string, fallback: number): number =>
-      typeof opts[key] === 'number' ? opts[key] : fallback;
-    server.keepAliveTimeout = ms('keepAliveTimeout', 72_000);
-    server.requestTimeout = ms('requestTimeout', 0);
-    server.setTimeout(ms('connectionTimeout', 0));
+    // Fastify applies its connection timeouts only to servers it creates itself; Dash's own
+    // limits replace them (slow or idle clients must not hold connections for good).
+    applyConnectionLimits(server, limits, trustedProxies);
     return server;
   };
 }
@@ -201,8 +256,14 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     bodyLimit: API_BODY_LIMIT,
-    serverFactory: serverFactoryWith(opts.fastLanes ?? [], () => closing),
+    serverFactory: serverFactoryWith(
+      opts.fastLanes ?? [],
+      () => closing,
+      opts.connectionLimits ?? DEFAULT_CONNECTION_LIMITS,
+      opts.trustProxy ?? [],
+    ),
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     trustProxy: opts.trustProxy && opts.trustProxy.length > 0 ? opts.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -246,6 +307,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     if (isApiPath(req.url)) void reply.header('cache-control', NO_STORE);
+    else void reply.headers(PAGE_SECURITY_HEADERS);
     done(null, payload);
   });
   app.addHook('preParsing', async (req, _reply, payload) => {
@@ -283,7 +345,12 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
 
   app.setErrorHandler((err, req, reply) => {
     const appErr = mapError(err, req);
-    if (appErr.status >= 500) req.log.error({ err, code: appErr.code }, 'request failed');
+    if (appErr.status >= 500) {
+      // The node a failing node request came from (a late report above all) is in the line.
+      const node =
+        req.nodeId === undefined ? {} : { nodeId: req.nodeId, receivedAt: req.receivedAt };
+      req.log.error({ err, code: appErr.code, ...node }, 'request failed');
+    }
     if (appErr.headers) void reply.headers(appErr.headers);
     return reply
       .code(appErr.status)

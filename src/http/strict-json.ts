@@ -42,7 +42,8 @@ export function parseStrictJsonBuffer(buf: Uint8Array): unknown {
  */
 export function parseStrictJson(text: string): unknown {
   const members = fastPathMembers(text);
-  if (members >= 0) {
+  // JSON.parse accepts lone surrogates (`"\ud800"`); only the full reader checks the pairs.
+  if (members >= 0 && !mayEscapeSurrogate(text)) {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -52,6 +53,19 @@ export function parseStrictJson(text: string): unknown {
     if (countMembers(value, 0) === members) return value;
   }
   return parseStrictJsonSlow(text);
+}
+
+/**
+ * Whether the text may hold a `\uD800`–`\uDFFF` escape. Decoded UTF-8 can carry a surrogate
+ * only as an escape, so a body without `\u` (most of them) costs one native search.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/g;
+
+function mayEscapeSurrogate(s: string): boolean {
+  const at = s.indexOf('\\u');
+  if (at === -1) return false;
+  SURROGATE_ESCAPE.lastIndex = at;
+  return SURROGATE_ESCAPE.test(s);
 }
 
 /** Occurrences of `":` in the text, or -1 when the fast path cannot vouch for the body. */
@@ -318,8 +332,23 @@ class Parser {
             this.pos = i;
             this.fail('invalid \\u escape');
           }
-          out += String.fromCharCode(parseInt(hex, 16));
+          const unit = parseInt(hex, 16);
           i += 4;
+          if (unit >= 0xd800 && unit <= 0xdfff) {
+            // A UTF-16 surrogate must come as a high + low pair, else it is no character at all.
+            const low = s.slice(i, i + 6);
+            const lowUnit = /^\\u[dD][c-fC-F][0-9a-fA-F]{2}$/.test(low)
+              ? parseInt(low.slice(2), 16)
+              : 0;
+            if (unit >= 0xdc00 || lowUnit === 0) {
+              this.pos = i - 6;
+              this.fail('lone UTF-16 surrogate in \\u escape');
+            }
+            out += String.fromCharCode(unit, lowUnit);
+            i += 6;
+            break;
+          }
+          out += String.fromCharCode(unit);
           break;
         }
         default:

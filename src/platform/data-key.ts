@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -19,6 +19,8 @@ export class DataKey {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
+    // A key file copied in or restored with a looser mode is made owner-only again.
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
     const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new Error(`${path}: data key must be 32 bytes of base64`);
     return new DataKey(key);

@@ -2,6 +2,7 @@
  * Storage interfaces, one per area. Domain code sees only these; the SQLite (and later
  * PostgreSQL) implementations live under store/. Times are UTC epoch milliseconds.
  */
+import type { AlertsRepo } from './ports-alerts.js';
 
 export interface SettingsRepo {
   /** Raw JSON text of a setting, or undefined when never stored. */
@@ -264,8 +265,11 @@ export interface MetricsWrite {
   ip: string | null;
 }
 
-/** current: stored and now the node's current projection; history: stored, but older than it. */
-export type MetricsWriteOutcome = 'current' | 'history' | 'expired';
+/**
+ * current: stored and now the node's current projection; history: stored, but older than it;
+ * device_limit: not stored, the report would take the node past its distinct-device limit.
+ */
+export type MetricsWriteOutcome = 'current' | 'history' | 'expired' | 'device_limit';
 
 export interface RollupRunResult {
   /** Newest 15-minute bucket end (exclusive) now materialised, if any. */
@@ -378,228 +382,5 @@ export interface HistoryRepo {
   ): Promise<Array<{ name: string; ref: string; alt: string; lastSeenAt: number }>>;
 }
 
-// ---- Traffic accounting (issue 14) ----------------------------------------------------------
-
-/** One interface's cumulative counters at one receive time. */
-export interface TrafficCounterRow {
-  nodeId: number;
-  iface: string;
-  at: number;
-  rx: number;
-  tx: number;
-}
-
-/** First and latest stored sample of one interface (the materialiser's pair cursor). */
-export interface TrafficIfaceRow {
-  nodeId: number;
-  iface: string;
-  firstAt: number;
-  lastAt: number;
-  lastRx: number;
-  lastTx: number;
-}
-
-/** A 5-minute fact, or a part of one to add to it. */
-export interface TrafficFactRow {
-  bucket: number;
-  inBytes: number;
-  outBytes: number;
-  validIn: number;
-  validOut: number;
-  validMs: number;
-  gapCount: number;
-  resetCount: number;
-}
-
-/** A Lite accumulator of one cycle, or a part of one to fold into it. */
-export interface TrafficUsageRow {
-  cycleStart: number;
-  cycleEnd: number;
-  inBytes: number;
-  outBytes: number;
-  sampleCount: number;
-  gapCount: number;
-  resetCount: number;
-  peakIn: number;
-  peakOut: number;
-  peakTotal: number;
-  coveredFrom: number;
-  coveredUntil: number;
-}
-
-/** What one materialiser run writes, in one transaction. */
-export interface TrafficBatch {
-  counters: TrafficCounterRow[];
-  ifaces: TrafficIfaceRow[];
-  /** Added to the stored facts. */
-  facts: Array<TrafficFactRow & { nodeId: number; iface: string }>;
-  /** Folded into the stored accumulators. */
-  usage: Array<TrafficUsageRow & { nodeId: number; iface: string }>;
-}
-
-export interface TrafficSnapshotRow {
-  iface: string;
-  cycleStart: number;
-  cycleEnd: number;
-  statsJson: string;
-  sealed: boolean;
-}
-
-export interface TrafficRepo {
-  /** Every interface's cursor row. */
-  ifaceStates(): Promise<TrafficIfaceRow[]>;
-  /** Interfaces of one node. */
-  ifaces(nodeId: number): Promise<TrafficIfaceRow[]>;
-  apply(batch: TrafficBatch): Promise<void>;
-  /** Facts of one interface with bucket in [from, to), ascending. */
-  facts(nodeId: number, iface: string, from: number, to: number): Promise<TrafficFactRow[]>;
-  usage(nodeId: number, iface: string, cycleStart: number): Promise<TrafficUsageRow | undefined>;
-  usageSince(nodeId: number, iface: string, from: number): Promise<TrafficUsageRow[]>;
-  /** Stored counters of one node per interface in [from, to), plus the sample just before
-   * `from` and the one at or after `to`, so the pairs crossing the edges are whole. */
-  countersAround(
-    nodeId: number,
-    from: number,
-    to: number,
-  ): Promise<Map<string, TrafficCounterRow[]>>;
-  /** Counters of one node in [from, to) in time order (Lite replay). */
-  counters(nodeId: number, from: number, to: number): Promise<TrafficCounterRow[]>;
-  /** Oldest and newest stored counter time of a node. */
-  counterRange(nodeId: number): Promise<{ first: number; last: number } | undefined>;
-  /** Replaces one node's facts with bucket in [from, to) and drops snapshots of cycles
-   * overlapping it, in one transaction. */
-  replaceFacts(
-    nodeId: number,
-    from: number,
-    to: number,
-    facts: ReadonlyArray<TrafficFactRow & { iface: string }>,
-  ): Promise<void>;
-  /** Drops a node's Lite accumulators of cycles ending after `from`. */
-  deleteUsageFrom(nodeId: number, from: number): Promise<void>;
-  snapshots(nodeId: number, iface: string): Promise<TrafficSnapshotRow[]>;
-  putSnapshot(nodeId: number, row: TrafficSnapshotRow): Promise<void>;
-  /** Deletes counters and facts older than the cut-off, at most `limit` rows per table
-   * (accumulators and snapshots are small and outlive them). Returns rows deleted. */
-  prune(before: number, limit: number): Promise<number>;
-}
-
-// ---- Alerts (issue 15) ----------------------------------------------------------------------
-
-export interface AlertRuleRow {
-  id: number;
-  name: string;
-  enabled: boolean;
-  metric: string;
-  operator: string;
-  threshold: number;
-  durationSec: number;
-  cooldownMin: number;
-  thresholdMode: string;
-  thresholdOffset: number;
-  generation: number;
-  generationAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type AlertRuleWrite = Omit<
-  AlertRuleRow,
-  'id' | 'generation' | 'generationAt' | 'createdAt' | 'updatedAt'
->;
-
-export interface AlertEventRow {
-  id: number;
-  ruleId: number;
-  ruleGeneration: number;
-  ruleName: string;
-  nodeId: number;
-  nodeName: string;
-  nodeHostname: string;
-  nodeIp: string | null;
-  status: 'open' | 'closed';
-  metric: string;
-  firstTriggerAt: number;
-  lastTriggerAt: number;
-  closedAt: number | null;
-  currentValue: number | null;
-  effectiveThreshold: number | null;
-  closeReason: string | null;
-  title: string | null;
-  message: string | null;
-}
-
-export interface AlertEventQuery {
-  nodeId?: number;
-  status: 'open' | 'closed' | 'all';
-  metric?: string;
-  from?: number;
-  to?: number;
-  /** Rows strictly after this position in (last_trigger_at DESC, id DESC) order. */
-  after?: { lastTriggerAt: number; id: number };
-  limit: number;
-}
-
-/** One state change of an event, persisted with its outbox row in one transaction. */
-export type AlertTransitionWrite =
-  | {
-      kind: 'open';
-      nodeId: number;
-      ruleId: number;
-      ruleGeneration: number;
-      ruleName: string;
-      metric: string;
-      at: number;
-      value: number;
-      threshold: number;
-      title: string;
-      message: string;
-      notify: boolean;
-    }
-  | { kind: 'refresh'; nodeId: number; ruleId: number; at: number; value: number }
-  | {
-      kind: 'close';
-      nodeId: number;
-      ruleId: number;
-      at: number;
-      reason: string;
-      value?: number;
-      notify: boolean;
-    };
-
-export interface AlertNodeRef {
-  id: number;
-  name: string;
-  hostname: string;
-  ip: string | null;
-  groupIds: number[];
-}
-
-export interface AlertsRepo {
-  /** Live user rules, newest id first. */
-  rules(): Promise<AlertRuleRow[]>;
-  createRule(rule: AlertRuleWrite, now: number): Promise<number>;
-  /** Applies changes to a live rule; `newGeneration` starts a new generation at `now`. */
-  updateRule(
-    id: number,
-    changes: Partial<AlertRuleWrite>,
-    newGeneration: boolean,
-    now: number,
-  ): Promise<boolean>;
-  deleteRule(id: number, now: number): Promise<boolean>;
-  mounts(): Promise<Array<{ ruleId: number; nodeId: number; mounted: boolean }>>;
-  setMounts(ruleIds: number[], nodeIds: number[], mounted: boolean): Promise<void>;
-  settings(): Promise<
-    { enabled: boolean; channelIds: number[]; createdAt: number; updatedAt: number } | undefined
-  >;
-  putSettings(enabled: boolean, channelIds: number[], now: number): Promise<void>;
-  /** Live nodes with their groups (mount targets and event filters). */
-  nodes(): Promise<AlertNodeRef[]>;
-  openEvents(): Promise<
-    Array<{ nodeId: number; ruleId: number; generation: number; lastTriggerAt: number }>
-  >;
-  /** Writes the transitions in order in one transaction, each open/close with its outbox row. */
-  applyTransitions(writes: readonly AlertTransitionWrite[]): Promise<void>;
-  events(query: AlertEventQuery): Promise<AlertEventRow[]>;
-  /** Open events of live nodes, latest first. */
-  openEventRows(): Promise<AlertEventRow[]>;
-}
+export * from './ports-traffic.js';
+export * from './ports-alerts.js';

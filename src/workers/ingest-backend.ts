@@ -23,8 +23,9 @@ export function inlineIngestBackend(
   db: BetterSqlite3.Database,
   now: () => number,
   staleAfterSec: number,
+  maxDevicesPerNode?: number,
 ): IngestBackend {
-  const host = createIngestHost(db, now, staleAfterSec);
+  const host = createIngestHost(db, now, staleAfterSec, undefined, maxDevicesPerNode);
   let queued: Array<{ report: RawReport; resolve: (r: CoreResult) => void }> = [];
   let idle: Array<() => void> = [];
   // Reports of one tick share a transaction, as they do on the worker thread.
@@ -73,12 +74,15 @@ export function workerIngestBackend(
   log: Logger,
   now: () => number,
   staleAfterSec: number,
-  threads = defaultIngestThreads(),
+  opts: { threads?: number; maxDevicesPerNode?: number } = {},
 ): IngestBackend {
-  if (threads <= 1) return startIngestWorker(path, log, now, staleAfterSec);
+  const { threads = defaultIngestThreads(), maxDevicesPerNode } = opts;
+  if (threads <= 1) {
+    return startIngestWorker(path, log, now, staleAfterSec, { shard: 0, maxDevicesPerNode });
+  }
   const writeLock = WriteLock.buffer();
   const shards = Array.from({ length: threads }, (_, shard) =>
-    startIngestWorker(path, log, now, staleAfterSec, { shard, writeLock }),
+    startIngestWorker(path, log, now, staleAfterSec, { shard, writeLock, maxDevicesPerNode }),
   );
   return shardedIngestBackend(shards);
 }

@@ -14,8 +14,9 @@ export function createIngestHost(
   now: () => number,
   staleAfterSec: number,
   slot?: WriteSlot,
+  maxDevicesPerNode?: number,
 ) {
-  const runner = new EngineRunner(new MetricsEngine(db, now, slot));
+  const runner = new EngineRunner(new MetricsEngine(db, now, slot, maxDevicesPerNode));
   const core = new IngestCore(nodeReportDecoder(), runner, now, staleAfterSec);
   return { runner, core };
 }

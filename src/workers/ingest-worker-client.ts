@@ -59,7 +59,9 @@ export function startIngestWorker(
   log: Logger,
   now: () => number,
   staleAfterSec: number,
-  share: { shard: number; writeLock?: SharedArrayBuffer } = { shard: 0 },
+  share: { shard: number; writeLock?: SharedArrayBuffer; maxDevicesPerNode?: number } = {
+    shard: 0,
+  },
 ): IngestBackend {
   let worker: Worker | undefined;
   let nextId = 1;

@@ -33,9 +33,10 @@ export interface IngestWorkerData {
   /** This thread's share of the nodes, and the write slot it shares with the other shares. */
   shard: number;
   writeLock?: SharedArrayBuffer;
+  maxDevicesPerNode?: number;
 }
 
-const { path, staleAfterSec, shard, writeLock } = workerData as IngestWorkerData;
+const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode } = workerData as IngestWorkerData;
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 // Commits write the WAL without waiting for the disk; walSync below makes them durable before
@@ -50,6 +51,7 @@ const host = createIngestHost(
   () => systemClock.now(),
   staleAfterSec,
   writeLock ? new WriteLock(writeLock, shard) : undefined,
+  maxDevicesPerNode,
 );
 
 type Answer = { id: number; result: CoreResult };

@@ -26,7 +26,7 @@ export function tempHome(): string {
 /** A full Dash on an in-memory SQLite database with a fake clock, driven by inject(). */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  overrides: Pick<DepsOverrides, 'nodeVersion' | 'updater'> = {},
+  overrides: Pick<DepsOverrides, 'nodeVersion' | 'updater' | 'log'> = {},
 ): Promise<TestApp> {
   const home = tempHome();
   const config = loadConfig({

@@ -9,6 +9,9 @@ export interface AccessClaims {
   ver: number;
 }
 
+/** base64url body, a dot, and a 43-character base64url HMAC-SHA256 (no padding). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
 /**
  * Stateless access tokens: base64url(JSON claims) + "." + HMAC-SHA256. The signature proves
  * Dash issued it; the session check in AuthService makes revocation immediate.
@@ -23,11 +26,13 @@ export class AccessTokenCodec {
 
   /** Claims of a well-formed, correctly signed token (expiry is checked by the caller). */
   verify(token: string): AccessClaims | undefined {
+    // Exactly body "." signature in canonical base64url: Node's base64 decoder skips characters
+    // it does not know and bits left over, so junk after the signature would still verify.
+    if (token.length > 1024 || !TOKEN_SHAPE.test(token)) return undefined;
     const dot = token.indexOf('.');
-    if (dot <= 0 || token.length > 1024) return undefined;
     const body = token.slice(0, dot);
-    const mac = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
+    const mac = Buffer.from(token.slice(dot + 1), 'latin1');
+    const expected = Buffer.from(this.mac(body), 'latin1');
     if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
     try {
       const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<

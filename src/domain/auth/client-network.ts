@@ -31,19 +31,21 @@ function expandIPv6(ip: string): number[] | undefined {
 }
 
 /**
- * The client network a rate limit applies to: IPv4 /24, IPv6 /40 (IPv4-mapped IPv6 counts as
- * IPv4). One user on a network shares the limit with its neighbours, as in the reference.
+ * The key per-client limits count under: the IPv4 address itself (also when IPv4-mapped), or
+ * the /64 of an IPv6 address — one host usually holds a whole /64 and can pick any address in
+ * it, so a finer key would not limit it at all.
  */
-export function clientNetwork(ip: string): string {
+export function clientAddressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   const v4 = mapped ? mapped[1] : ip;
-  if (v4 && isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  if (v4 && isIPv4(v4)) return v4;
   if (isIPv6(ip)) {
     const g = expandIPv6(ip);
-    if (g && g.length === 8) {
-      const g2 = (g[2] ?? 0) & 0xff00;
-      return `${(g[0] ?? 0).toString(16)}:${(g[1] ?? 0).toString(16)}:${g2.toString(16)}::/40`;
-    }
+    if (g && g.length === 8)
+      return `${g
+        .slice(0, 4)
+        .map((x) => x.toString(16))
+        .join(':')}::/64`;
   }
   return ip;
 }

@@ -29,6 +29,31 @@ export class RateLimiter {
     return true;
   }
 
+  /** Whether the key is at its limit now (recording nothing). */
+  isLimited(key: string): boolean {
+    const list = this.hits.get(key);
+    if (!list || list.length < this.limit) return false;
+    const since = this.clock.now() - this.windowMs;
+    return list.filter((t) => t > since).length >= this.limit;
+  }
+
+  /** Records a hit (a failure, for limiters that count only those). */
+  hit(key: string): void {
+    const now = this.clock.now();
+    this.prune(now);
+    const since = now - this.windowMs;
+    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
+    // Never more than the limit is needed to tell; a flood keeps memory per key bounded.
+    if (list.length >= this.limit) list.shift();
+    list.push(now);
+    this.hits.set(key, list);
+  }
+
+  /** False while no key has any recorded hit: callers can skip working out a key. */
+  get active(): boolean {
+    return this.hits.size > 0;
+  }
+
   /** Milliseconds until the key may hit again (0 when it may now). */
   retryAfterMs(key: string): number {
     const list = this.hits.get(key);

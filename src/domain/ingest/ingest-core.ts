@@ -52,6 +52,8 @@ export interface ReportProcessor {
 /** Stores a batch in one durable transaction; outcomes in input order. */
 export interface BatchCommitter {
   commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
+  /** Distinct devices one node may have (outcome device_limit beyond it). */
+  readonly maxDevicesPerNode?: number;
 }
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
@@ -109,6 +111,7 @@ export class IngestCore {
       const outcome = outcomes[next++] ?? 'expired';
       if (failure) return failure;
       if (outcome === 'expired') return expired();
+      if (outcome === 'device_limit') return deviceLimit(this.committer.maxDevicesPerNode);
       return { ok: true, outcome, version: p.version, view: p.view };
     });
   }
@@ -161,6 +164,17 @@ export class IngestCore {
       };
     }
   }
+}
+
+function deviceLimit(max: number | undefined): CoreResult {
+  const limit = max === undefined ? 'its limit' : `its limit of ${max}`;
+  return {
+    ok: false,
+    code: 'invalid_metrics',
+    message:
+      `the report names new devices beyond this node's ${limit} distinct devices ` +
+      '(interfaces, disks, mounts, sensors; setting node_max_devices) and was not stored',
+  };
 }
 
 function expired(): CoreResult {

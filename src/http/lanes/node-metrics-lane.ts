@@ -1,12 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { AppDeps } from '../../deps.js';
+import { clientAddressKey } from '../../domain/auth/client-network.js';
 import { writeAppError, writeJson } from '../fast-lane-reply.js';
 import { isJsonMediaType } from '../media-type.js';
 import { NODE_BODY_LIMIT } from '../route-def.js';
 import { toAppError, type FastLane } from '../server.js';
 
-type LaneDeps = Pick<AppDeps, 'clock' | 'log' | 'nodeSecrets' | 'metricsIngest' | 'nodeUpgrades'>;
+type LaneDeps = Pick<
+  AppDeps,
+  'clock' | 'log' | 'nodeSecrets' | 'metricsIngest' | 'nodeUpgrades' | 'nodeAuthLimiter'
+>;
 
 /**
  * POST /api/node/metrics without Fastify: the request every node sends every few seconds, so
@@ -20,6 +24,8 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
   const trust = trustedProxies.length > 0 ? proxyAddr.compile([...trustedProxies]) : undefined;
   const clientIp = (req: IncomingMessage): string | null =>
     (trust ? proxyAddr(req, trust) : req.socket.remoteAddress) ?? null;
+
+  const clientKey = (req: IncomingMessage): string => clientAddressKey(clientIp(req) ?? '');
 
   return (req, res) => {
     if (req.method !== 'POST' || req.url !== '/api/node/metrics') return false;
@@ -35,6 +41,10 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
       h['content-encoding'] !== undefined ||
       !isJsonMediaType(h['content-type'])
     ) {
+      return false;
+    }
+    // An address guessing secrets is answered by the route's guard (429), right or wrong.
+    if (deps.nodeAuthLimiter.active && deps.nodeAuthLimiter.isLimited(clientKey(req))) {
       return false;
     }
     const nodeId = deps.nodeSecrets.lookup(secret);
@@ -66,7 +76,9 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
           },
           (err: unknown) => {
             const appErr = toAppError(err, undefined);
-            if (appErr.status >= 500) deps.log.error({ err, code: appErr.code }, 'request failed');
+            if (appErr.status >= 500) {
+              deps.log.error({ err, code: appErr.code, nodeId, receivedAt }, 'request failed');
+            }
             writeAppError(res, appErr);
           },
         );

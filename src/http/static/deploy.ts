@@ -1,9 +1,11 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { AgentPlatform } from '../../domain/nodes/platform.js';
 import { renderInstallScript } from '../../deploy/install-scripts.js';
 import { installAddress, requestBaseUrl } from '../../domain/nodes/install-address.js';
+import { fileStreamFor } from './file-stream.js';
+import { clientAddressKey } from '../../domain/auth/client-network.js';
+import { nodeAuthThrottle } from '../plugins/node-guard.js';
 
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
@@ -32,8 +34,9 @@ function single(value: unknown): string | undefined {
 
 function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): boolean {
   const secret = single(req.headers['x-node-secret']);
-  if (secret !== undefined && secret !== '' && deps.nodeSecrets.lookup(secret) !== undefined) {
-    return true;
+  if (secret !== undefined && secret !== '') {
+    if (deps.nodeSecrets.lookup(secret) !== undefined) return true;
+    deps.nodeAuthLimiter.hit(clientAddressKey(req.ip));
   }
   const token = single((req.query as Record<string, unknown>).upgrade_token);
   return token !== undefined && token !== '' && deps.downloadGrants.allows(token, assetPath);
@@ -53,6 +56,11 @@ async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyRepl
   void reply
     .header('cache-control', 'private, no-store')
     .header('vary', 'X-Node-Secret, Accept-Encoding');
+  const throttled = deps.nodeAuthLimiter.active && nodeAuthThrottle(deps.nodeAuthLimiter, req.ip);
+  if (throttled) {
+    void reply.headers(throttled.headers ?? {});
+    return plain(reply, 429, 'Too Many Requests');
+  }
   const assetPath = assetPathOf(req.url);
   if (assetPath === null || !authorised(deps, req, assetPath)) {
     return plain(reply, 401, 'Unauthorized');
@@ -75,7 +83,7 @@ async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyRepl
   }
   void reply.code(200).type('application/octet-stream').header('content-length', String(file.size));
   if (req.method === 'HEAD') return reply.send();
-  return reply.send(createReadStream(file.path));
+  return reply.send(fileStreamFor(req.raw, file.path));
 }
 
 /**

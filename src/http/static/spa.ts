@@ -1,8 +1,9 @@
-import { createReadStream, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fileStreamFor } from './file-stream.js';
 
 /** web/dist next to the package root, whether running from src/ (tsx) or dist/ (built). */
 export function defaultWebRoot(): string {
@@ -89,7 +90,7 @@ function sendFile(
   const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
   void reply.type(type).header('content-length', st.size);
   if (req.method === 'HEAD') return reply.code(200).send();
-  return reply.code(200).send(createReadStream(path));
+  return reply.code(200).send(fileStreamFor(req.raw, path));
 }
 
 function notFound(reply: FastifyReply): FastifyReply {

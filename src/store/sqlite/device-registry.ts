@@ -14,14 +14,20 @@ interface DeviceEntry {
 /** last_seen_at is refreshed at most this often, so a steady device costs no write per report. */
 const SEEN_GRANULARITY_MS = 60_000;
 
+/** Distinct devices one node may have in the dictionary unless configured otherwise. */
+export const DEFAULT_MAX_DEVICES_PER_NODE = 4096;
+
+const keyOf = (kind: number, name: string): string => `${kind}\u0000${name}`;
+
 /**
  * Maps (node, kind, name) to a small integer id so raw rows carry ids instead of names. The
- * dictionary of a node is read once, on its first report after start, and kept as a short
- * array (a node has a dozen devices or so: a scan is cheaper than maps, in time and memory).
+ * dictionary of a node is read once, on its first report after start, and kept in a map, so a
+ * lookup costs the same however many devices the node has; `maxPerNode` bounds how many that is
+ * (devices unseen for longer than the device retention leave the dictionary).
  * Ids created inside a transaction that rolls back are forgotten with it (begin/commit/rollback).
  */
 export class DeviceRegistry {
-  private readonly byNode = new Map<number, DeviceEntry[]>();
+  private readonly byNode = new Map<number, Map<string, DeviceEntry>>();
   private pending: Array<() => void> = [];
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
   private readonly insert: BetterSqlite3.Statement<
@@ -29,7 +35,10 @@ export class DeviceRegistry {
   >;
   private readonly update: BetterSqlite3.Statement<[string, string, number, number]>;
 
-  constructor(db: BetterSqlite3.Database) {
+  constructor(
+    db: BetterSqlite3.Database,
+    readonly maxPerNode: number = DEFAULT_MAX_DEVICES_PER_NODE,
+  ) {
     this.selectNode = db.prepare(
       'SELECT id, kind, name, ref, alt, last_seen_at FROM metric_devices WHERE node_id = ?',
     );
@@ -61,48 +70,55 @@ export class DeviceRegistry {
     this.byNode.delete(nodeId);
   }
 
-  private entries(nodeId: number): DeviceEntry[] {
-    let list = this.byNode.get(nodeId);
-    if (list) return list;
-    list = (
-      this.selectNode.all(nodeId) as Array<{
-        id: number;
-        kind: number;
-        name: string;
-        ref: string;
-        alt: string;
-        last_seen_at: number;
-      }>
-    ).map((r) => ({
-      kind: r.kind,
-      name: r.name,
-      id: r.id,
-      ref: r.ref,
-      alt: r.alt,
-      lastSeenAt: r.last_seen_at,
-    }));
-    this.byNode.set(nodeId, list);
-    return list;
+  private entries(nodeId: number): Map<string, DeviceEntry> {
+    const cached = this.byNode.get(nodeId);
+    if (cached) return cached;
+    const rows = this.selectNode.all(nodeId) as Array<{
+      id: number;
+      kind: number;
+      name: string;
+      ref: string;
+      alt: string;
+      last_seen_at: number;
+    }>;
+    const map = new Map<string, DeviceEntry>();
+    for (const r of rows) {
+      map.set(keyOf(r.kind, r.name), {
+        kind: r.kind,
+        name: r.name,
+        id: r.id,
+        ref: r.ref,
+        alt: r.alt,
+        lastSeenAt: r.last_seen_at,
+      });
+    }
+    this.byNode.set(nodeId, map);
+    return map;
+  }
+
+  /**
+   * Whether registering the report's devices keeps the node within `maxPerNode`. Checked before
+   * any of them is registered, so a refused report leaves the dictionary as it was.
+   */
+  admits(nodeId: number, devices: readonly MetricsDeviceSample[]): boolean {
+    const map = this.entries(nodeId);
+    if (map.size + devices.length <= this.maxPerNode) return true;
+    let unknown = 0;
+    for (const d of devices) if (!map.has(keyOf(DEVICE_KIND_CODE[d.kind], d.name))) unknown++;
+    return map.size + unknown <= this.maxPerNode;
   }
 
   /** Dictionary id of a device, creating or refreshing its row as needed (inside a transaction). */
   idOf(nodeId: number, d: MetricsDeviceSample, now: number): number {
-    const list = this.entries(nodeId);
+    const map = this.entries(nodeId);
     const kind = DEVICE_KIND_CODE[d.kind];
-    let found: DeviceEntry | undefined;
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i] as DeviceEntry;
-      if (e.kind === kind && e.name === d.name) {
-        found = e;
-        break;
-      }
-    }
+    const key = keyOf(kind, d.name);
+    const found = map.get(key);
     if (found && this.refresh(found, d, now)) return found.id;
     if (found) {
       // Its row is gone: pruned by retention on another ingest thread. Register it again.
-      const gone = found;
-      list.splice(list.indexOf(gone), 1);
-      this.pending.push(() => list.push(gone));
+      map.delete(key);
+      this.pending.push(() => map.set(key, found));
     }
     const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
     const entry = {
@@ -113,10 +129,9 @@ export class DeviceRegistry {
       alt: d.alt,
       lastSeenAt: now,
     };
-    list.push(entry);
+    map.set(key, entry);
     this.pending.push(() => {
-      const at = list.indexOf(entry);
-      if (at >= 0) list.splice(at, 1);
+      if (map.get(key) === entry) map.delete(key);
     });
     return entry.id;
   }

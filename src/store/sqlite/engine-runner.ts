@@ -33,6 +33,10 @@ export class EngineRunner implements BatchCommitter {
 
   constructor(private readonly engine: MetricsEngine) {}
 
+  get maxDevicesPerNode(): number {
+    return this.engine.devices.maxPerNode;
+  }
+
   commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[] {
     return this.engine.commitBatch(entries);
   }

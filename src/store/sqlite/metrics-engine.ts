@@ -77,8 +77,9 @@ export class MetricsEngine {
     readonly db: BetterSqlite3.Database,
     private readonly now: () => number,
     readonly slot: WriteSlot = SOLE_WRITER,
+    maxDevicesPerNode?: number,
   ) {
-    this.devices = new DeviceRegistry(db);
+    this.devices = new DeviceRegistry(db, maxDevicesPerNode);
     const cols = ['node_id', 'received_at', ...HOST_COLUMNS, 'devices'];
     this.insertRaw = db.prepare(
       `INSERT INTO metrics_raw (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
@@ -144,6 +145,7 @@ export class MetricsEngine {
   }
 
   private store(e: MetricsWrite, ipChanges: Array<[number, string]>): MetricsWriteOutcome {
+    if (!this.devices.admits(e.nodeId, e.devices)) return 'device_limit';
     const byKind: Record<DeviceKind, EncodedDevice[]> = { iface: [], io: [], usage: [], temp: [] };
     for (const d of e.devices) {
       byKind[d.kind].push({ id: this.devices.idOf(e.nodeId, d, e.receivedAt), values: d.values });

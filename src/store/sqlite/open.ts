@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -22,9 +22,21 @@ export interface SqliteStore extends Store {
   readonly traffic: TrafficRepo;
 }
 
-/** A connection with Dash's pragmas, creating the file and its folder when needed. */
+/**
+ * Makes the database file (created if missing) readable by its owner only. SQLite gives the
+ * -wal and -shm files it creates the database file's mode, so they follow.
+ */
+export function ownerOnlyDatabaseFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
+/** A connection with Dash's pragmas, creating the file (mode 0600) and its folder when needed. */
 export function openSqliteConnection(path: string): BetterSqlite3.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') ownerOnlyDatabaseFile(path);
   const raw = new BetterSqlite3(path);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');

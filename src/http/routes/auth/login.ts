@@ -3,7 +3,7 @@ import { defineRoute, NODE_BODY_LIMIT } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { AppError } from '../../../errors/app-error.js';
 import { parsePersistence } from '../../../domain/auth/auth-service.js';
-import { clientNetwork } from '../../../domain/auth/client-network.js';
+import { clientAddressKey } from '../../../domain/auth/client-network.js';
 import { setSessionCookies } from '../../auth-cookies.js';
 import { presentToken, TokenResponse } from '../../presenters/auth.js';
 
@@ -25,15 +25,22 @@ export function loginRoute(deps: AppDeps) {
       response: { 200: TokenResponse },
     },
     handler: async (req, reply) => {
-      const network = clientNetwork(req.ip);
-      if (!deps.loginLimiter.tryHit(network)) {
-        const seconds = Math.ceil(deps.loginLimiter.retryAfterMs(network) / 1000);
+      // Per client address, failures only: a neighbour guessing cannot lock the admin out.
+      const client = clientAddressKey(req.ip);
+      if (deps.loginLimiter.isLimited(client)) {
+        const seconds = Math.ceil(deps.loginLimiter.retryAfterMs(client) / 1000);
         throw new AppError('rate_limited', undefined, {
-          headers: { 'retry-after': String(seconds) },
+          headers: { 'retry-after': String(Math.max(1, seconds)) },
         });
       }
       const persistence = parsePersistence(req.body.persistence);
-      const issued = await deps.auth.login(req.body.password ?? '', persistence);
+      let issued;
+      try {
+        issued = await deps.auth.login(req.body.password ?? '', persistence);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') deps.loginLimiter.hit(client);
+        throw err;
+      }
       setSessionCookies(req, reply, issued, deps.config.publicUrl, deps.clock.now());
       return presentToken(issued);
     },
