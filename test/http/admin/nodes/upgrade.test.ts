@@ -163,6 +163,7 @@ describe('upgrade manifests in the metrics answer (bundled agent 0.4.0)', () => 
   async function queuedNode(version: string) {
     const node = await nodeApi(t, () => admin).create();
     setReported(t, node.id, { agent_version: version, os: 'linux', arch: 'x86_64' });
+    t.deps.nodeUpgrades.agents.observe(node.id, `nodeagent/${version} (linux; amd64; standalone)`);
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/admin/nodes/${node.id}/upgrade`,
