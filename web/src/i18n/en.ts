@@ -1,3 +1,4 @@
+import { themesEn } from './themes.en';
 import { enTraffic } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
@@ -318,26 +319,7 @@ export const en = {
       channels: { release: 'Release', prerelease: 'Pre-release' },
       modes: { manual: 'Manual', notify: 'Notify', auto: 'Automatic' },
     },
-    themes: {
-      title: 'Themes',
-      intro:
-        'A theme recolours Dash and compatible dashboards. Upload a zip made with "dash theme pack", then apply it.',
-      upload: 'Upload theme (.zip)…',
-      uploadHint:
-        'Up to 20 MiB: theme.json, tokens.css, optional recipes.css, preview.png, README.md.',
-      uploading: 'Upload progress',
-      uploaded: (name: string) => `Theme "${name}" uploaded.`,
-      apply: 'Apply',
-      useDefault: "Use Dash's default look",
-      builtIn: 'Built-in',
-      active: 'Active',
-      missing: 'Files missing',
-      broken: 'Invalid files',
-      noPreview: 'No preview',
-      previewAlt: (name: string) => `Preview of ${name}`,
-      by: (author: string) => `by ${author}`,
-      deleteConfirm: (name: string) => `Delete theme ${name}?`,
-    },
+    themes: themesEn,
     dashUpdate: dashUpdateEn,
   },
   units: {
