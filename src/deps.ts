@@ -46,6 +46,12 @@ import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
 import { AlertsService } from './domain/alerts/service.js';
 import { alertsOfflineJob } from './jobs/alerts-offline.js';
+import { ChannelsService } from './domain/channels/service.js';
+import { OutboxWorker } from './domain/channels/outbox-worker.js';
+import type { MtprotoGateway } from './domain/channels/mtproto.js';
+import { channelSender } from './notify/sender.js';
+import { gramjsGateway } from './notify/mtproto-gramjs.js';
+import { notifyDeliveryJob } from './jobs/notify-delivery.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -97,6 +103,10 @@ export interface AppDeps {
   ingestBackend: IngestBackend;
   /** Alert rules, mounts, settings, events and their evaluation (issue 15). */
   alerts: AlertsService;
+  /** Notification channels and the MTProto login flow (issue 16). */
+  channels: ChannelsService;
+  /** Fans alert transitions out to channels and delivers them (the notify-delivery job). */
+  notifyOutbox: OutboxWorker;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -111,6 +121,8 @@ export interface DepsOverrides {
    * files) or the main connection (the only choice for in-memory databases).
    */
   ingestMode?: 'worker' | 'inline';
+  /** Telegram user-account client (tests pass a fake; the default is GramJS). */
+  mtproto?: MtprotoGateway;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -200,9 +212,27 @@ export async function createDeps(
   const history = historyReader(store.raw);
   scheduler.add(metricsRollupsJob(ingestBackend));
   scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  const mtproto = overrides.mtproto ?? gramjsGateway();
+  const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });
+  const channels = new ChannelsService({
+    repo: store.channels,
+    sealer: dataKey,
+    clock,
+    sender,
+    mtproto,
+  });
+  const notifyOutbox = new OutboxWorker({
+    repo: store.channels,
+    sealer: dataKey,
+    clock,
+    sender,
+    warn: (ctx, msg) => log.warn(ctx, msg),
+  });
+  scheduler.add(notifyDeliveryJob(notifyOutbox));
   const alerts = new AlertsService({
     repo: store.alerts,
     clock,
+    channelsExist: (ids) => channels.allExist(ids),
     staleAfterMs: config.nodeOfflineThresholdMs,
     onError: (err) => log.error({ err }, 'alert evaluation failed'),
   });
@@ -263,10 +293,13 @@ export async function createDeps(
     history,
     ingestBackend,
     alerts,
+    channels,
+    notifyOutbox,
     async shutdown() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await channels.close();
       await alerts.flush();
       await ingestBackend.close();
       await store.close();

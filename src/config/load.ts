@@ -72,6 +72,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.trustedProxies = parseCidrList(v)),
   },
   {
+    yaml: 'telegram_api_url',
+    env: 'DASH_TELEGRAM_API_URL',
+    apply: (v, o) => void (o.telegramApiUrl = parsePublicUrl(str(v))),
+  },
+  {
     yaml: 'history_raw_retention_days',
     env: 'DASH_HISTORY_RAW_RETENTION_DAYS',
     apply: (v, o) => void (o.rawRetentionDays = parseInteger(v, 2, 3650)),
@@ -129,6 +134,7 @@ function defaults(): Draft {
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
     localAgent: false,
+    telegramApiUrl: 'https://api.telegram.org',
   };
 }
 

@@ -27,4 +27,6 @@ export interface DashConfig {
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */
   localAgent: boolean;
+  /** Telegram Bot API base URL (notification channels; tests point it at a fake). */
+  telegramApiUrl: string;
 }

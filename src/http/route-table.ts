@@ -53,6 +53,20 @@ import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js'
 import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
 import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
 
+import { adminChannelsListRoute } from './routes/admin/channels/list.js';
+import { adminChannelsCreateRoute } from './routes/admin/channels/create.js';
+import { adminChannelsGetRoute } from './routes/admin/channels/get.js';
+import { adminChannelsReplaceRoute } from './routes/admin/channels/replace.js';
+import { adminChannelsEnabledRoute } from './routes/admin/channels/enabled.js';
+import { adminChannelsTestRoute } from './routes/admin/channels/test.js';
+import { adminChannelsDeleteRoute } from './routes/admin/channels/delete.js';
+import {
+  adminMtprotoCodeRoute,
+  adminMtprotoPasswordRoute,
+  adminMtprotoPingRoute,
+  adminMtprotoVerifyRoute,
+} from './routes/admin/channels/mtproto.js';
+
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
  * conventions test walks it, so a route exists only once it is listed here.
@@ -112,5 +126,16 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     adminAlertEventsListRoute(deps),
     adminAlertEventsSummaryRoute(deps),
     adminAlertEventsServersRoute(deps),
+    adminChannelsListRoute(deps),
+    adminChannelsCreateRoute(deps),
+    adminMtprotoCodeRoute(deps),
+    adminMtprotoVerifyRoute(deps),
+    adminMtprotoPasswordRoute(deps),
+    adminMtprotoPingRoute(deps),
+    adminChannelsGetRoute(deps),
+    adminChannelsReplaceRoute(deps),
+    adminChannelsEnabledRoute(deps),
+    adminChannelsTestRoute(deps),
+    adminChannelsDeleteRoute(deps),
   ];
 }

@@ -10,6 +10,7 @@ import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { sqliteAlertsRepo } from './alerts.js';
+import { sqliteChannelsRepo } from './channels.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -50,6 +51,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
     alerts: sqliteAlertsRepo(raw),
+    channels: sqliteChannelsRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },
