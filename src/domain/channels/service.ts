@@ -120,9 +120,9 @@ export class ChannelsService {
   /** Sends a test message now; the outcome is recorded in the channel's health. */
   async test(id: number, body: unknown): Promise<void> {
     if (body !== undefined && body !== null && !isObject(body)) throw bad('body must be an object');
-    const b = (body ?? {}) as Record<string, unknown>;
+    const b = body ?? {};
     for (const k of ['title', 'message'] as const) {
-      if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 4096)) {
+      if (b[k] !== undefined && (typeof b[k] !== 'string' || b[k].length > 4096)) {
         throw bad(`${k} must be a string of at most 4096 characters`);
       }
     }
