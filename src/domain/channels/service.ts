@@ -92,6 +92,7 @@ export class ChannelsService {
   async replace(id: number, body: unknown): Promise<void> {
     const row = await this.row(id);
     const stored = this.config(row);
+    if (stored === undefined) throw new AppError('db_error', 'stored channel config is invalid');
     const input = this.parseBody(body, stored);
     if (isObject(body) && body.revision !== undefined && body.revision !== row.revision) {
       throw new AppError('channel_changed');
