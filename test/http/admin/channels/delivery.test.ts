@@ -143,7 +143,9 @@ describe('notification delivery', () => {
       consecutive_failures: 1,
       last_error_code: 'webhook_http_503',
     });
-    expect(read.next_retry_at).toBe(new Date(t.clock.now() + 5000).toISOString().replace('.000', ''));
+    expect(read.next_retry_at).toBe(
+      new Date(t.clock.now() + 5000).toISOString().replace('.000', ''),
+    );
     t.clock.advance(4000);
     await run();
     expect(hook.received).toHaveLength(1); // not due yet

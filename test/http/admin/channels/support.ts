@@ -59,7 +59,11 @@ export interface Received {
 
 /** A local HTTP server recording requests and answering with `status()`. */
 export async function startReceiver(
-  status: (n: number) => { code: number; body?: string; headers?: Record<string, string> } = () => ({
+  status: (n: number) => {
+    code: number;
+    body?: string;
+    headers?: Record<string, string>;
+  } = () => ({
     code: 200,
   }),
 ): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
