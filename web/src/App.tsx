@@ -17,6 +17,7 @@ import { AdminNodesPage } from './pages/admin/AdminNodesPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AdminAlertsPage } from './pages/admin/AdminAlertsPage';
 import { AdminAlertEventsPage } from './pages/admin/AdminAlertEventsPage';
+import { AdminChannelsPage } from './pages/admin/AdminChannelsPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -80,6 +81,7 @@ export function AppRoutes() {
         <Route path="settings" element={<AdminSettingsPage />} />
         <Route path="alerts" element={<AdminAlertsPage />} />
         <Route path="alert-events" element={<AdminAlertEventsPage />} />
+        <Route path="channels" element={<AdminChannelsPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

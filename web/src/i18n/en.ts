@@ -1,4 +1,5 @@
 import { alertsEn } from './alerts.en';
+import { channelsEn } from './channels.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -320,6 +321,7 @@ export const en = {
     days: (n: number) => `${n}d`,
   },
   alerts: alertsEn,
+  channels: channelsEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',

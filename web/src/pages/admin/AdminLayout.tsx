@@ -32,6 +32,9 @@ export function AdminLayout() {
         <NavLink to="/admin/alert-events" className={tab}>
           {s.alerts.eventsTab}
         </NavLink>
+        <NavLink to="/admin/channels" className={tab}>
+          {s.channels.tab}
+        </NavLink>
       </nav>
       <Outlet />
     </div>
