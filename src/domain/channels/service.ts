@@ -105,6 +105,9 @@ export class ChannelsService {
   async setEnabled(id: number, body: unknown): Promise<void> {
     if (!isObject(body) || typeof body.enabled !== 'boolean')
       throw bad('enabled must be a boolean');
+    if (this.config(await this.row(id)) === undefined) {
+      throw new AppError('db_error', 'stored channel config is invalid');
+    }
     if (!(await this.opts.repo.setEnabled(id, body.enabled, this.opts.clock.now()))) {
       throw new AppError('not_found');
     }
