@@ -62,7 +62,7 @@ describe('channels page against a real Dash', () => {
 
   it('disables and deletes the channel', async () => {
     const row = page.getByRole('row', { name: /Ops hook/ });
-    await row.getByRole('checkbox').uncheck();
+    await row.getByRole('checkbox').click(); // controlled: it flips once the list reloads
     await row.getByText('Disabled').waitFor();
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No channels yet.').waitFor();
