@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { WebhookConfig } from '../domain/channels/config.js';
 import { DeliveryError, type NotifyMessage } from '../domain/channels/delivery.js';
 import { rfc3339 } from '../platform/time-format.js';
+import { renderBodyTemplate } from '../protocol/webhook-presets.js';
 import { httpFailure, HTTP_TIMEOUT_MS, networkFailure } from './http-failure.js';
 
 /**
@@ -13,14 +14,24 @@ export async function sendWebhook(
   msg: NotifyMessage,
   sentAt: number,
 ): Promise<void> {
-  const body = JSON.stringify({
-    title: msg.title,
-    message: msg.message,
-    sent_at: rfc3339(sentAt),
-    ...(msg.meta === undefined ? {} : { meta: msg.meta }),
-  });
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
   const meta = msg.meta ?? {};
+  const body =
+    config.body_template === undefined
+      ? JSON.stringify({
+          title: msg.title,
+          message: msg.message,
+          sent_at: rfc3339(sentAt),
+          ...(msg.meta === undefined ? {} : { meta: msg.meta }),
+        })
+      : renderBodyTemplate(config.body_template, {
+          title: msg.title,
+          message: msg.message,
+          text: `${msg.title}\n${msg.message}`,
+          sent_at: rfc3339(sentAt),
+          transition: String(meta.transition ?? 'test'),
+          dedupe_key: String(meta.dedupe_key ?? ''),
+        });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (meta.dedupe_key != null) headers['x-alert-dedupe-key'] = String(meta.dedupe_key);
   if (meta.event_id != null) headers['x-alert-event-id'] = String(meta.event_id);
   if (meta.transition != null) headers['x-alert-transition'] = String(meta.transition);

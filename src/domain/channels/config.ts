@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error.js';
+import { WEBHOOK_PRESETS } from '../../protocol/webhook-presets.js';
 
 export const CHANNEL_TYPES = ['telegram', 'email', 'webhook'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -33,6 +34,9 @@ export interface EmailConfig {
 export interface WebhookConfig {
   url: string;
   secret?: string;
+  /** A JSON document whose strings may hold {{title}}, {{message}}... (presets fill it). */
+  body_template?: string;
+  preset?: string;
   language?: string;
 }
 export type ChannelConfig =
@@ -206,11 +210,28 @@ export function validateConfig(type: ChannelType, raw: unknown): ChannelConfig {
       return { type, config: withLanguage(config, lang) };
     }
     case 'webhook': {
-      strictKeys(raw, ['url', 'secret', 'language'], 'webhook');
+      strictKeys(raw, ['url', 'secret', 'body_template', 'preset', 'language'], 'webhook');
       const url = nonEmpty(raw, 'url', 4096).trim();
       const config: WebhookConfig = { url: validUrl(url, 'url') };
       const secret = str(raw, 'secret', 8192, false);
       if (secret !== undefined && secret !== '') config.secret = secret;
+      const template = str(raw, 'body_template', 16 * 1024, false);
+      if (template !== undefined && template.trim() !== '') {
+        let doc: unknown;
+        try {
+          doc = JSON.parse(template);
+        } catch {
+          throw bad('body_template must be a JSON document');
+        }
+        if (typeof doc !== 'object' || doc === null)
+          throw bad('body_template must be a JSON object');
+        config.body_template = template;
+      }
+      const preset = str(raw, 'preset', 32, false);
+      if (preset !== undefined && preset !== '') {
+        if (!WEBHOOK_PRESETS.some((p) => p.id === preset)) throw bad('unknown webhook preset');
+        config.preset = preset;
+      }
       return { type, config: withLanguage(config, lang) };
     }
   }

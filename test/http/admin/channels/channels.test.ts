@@ -235,4 +235,24 @@ describe('channel CRUD', () => {
       last_error_code: null,
     });
   });
+
+  it('a preset webhook sends its rendered body template', async () => {
+    const body = webhook({
+      config: {
+        url: `${hook.url}/slack`,
+        preset: 'slack',
+        body_template: '{"text":"*{{title}}*\\n{{message}}"}',
+      },
+    });
+    expect((await send('POST', '/api/admin/alerts/channels/', body)).statusCode).toBe(204);
+    expect((await send('GET', '/api/admin/alerts/channels/1')).json()).toMatchObject({
+      config: { preset: 'slack' },
+    });
+    const res = await send('POST', '/api/admin/alerts/channels/1/test', {
+      title: 'Hi',
+      message: 'there',
+    });
+    expect(res.statusCode).toBe(204);
+    expect(JSON.parse(hook.received[0]!.body)).toEqual({ text: '*Hi*\nthere' });
+  });
 });
