@@ -154,4 +154,26 @@ describe('channels page', () => {
       password: 'hunter2',
     });
   }, 20_000);
+
+  it('a preset fills the URL and body template of a webhook', async () => {
+    const user = userEvent.setup();
+    const api = mockApi({ ...frontRoutes(), ...routes([]) });
+    await renderApp('/admin/channels', { admin: true });
+    await user.click(await screen.findByRole('button', { name: t.add }));
+    await user.type(screen.getByLabelText(t.name), 'Team chat');
+    await user.selectOptions(screen.getByLabelText(t.preset), 'slack');
+    expect((screen.getByLabelText(t.fields.url!) as HTMLInputElement).value).toContain(
+      'hooks.slack.com',
+    );
+    await user.click(screen.getByRole('button', { name: t.save }));
+    await waitFor(() =>
+      expect(
+        api.calls.find((c) => c.method === 'POST' && c.path === '/api/admin/alerts/channels/')
+          ?.body,
+      ).toMatchObject({
+        type: 'webhook',
+        config: { preset: 'slack', body_template: '{"text":"*{{title}}*\\n{{message}}"}' },
+      }),
+    );
+  }, 20_000);
 });

@@ -10,6 +10,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/Feedback';
 import { btnPrimary, btnSecondary, input, label } from '../../components/ui';
 import { s } from '../../i18n';
+import { WEBHOOK_PRESETS } from '../../../../src/protocol/webhook-presets';
 
 const t = s.channels;
 const SECRET = new Set(['secret', 'password', 'bot_token', 'api_hash']);
@@ -38,7 +39,12 @@ function buildConfig(
   const get = (k: string) => (v[k] ?? '').trim();
   const chat = (raw: string) => (/^-?\d+$/.test(raw) ? Number(raw) : raw);
   if (type === 'webhook') {
-    return { url: get('url'), ...(get('secret') === '' ? {} : { secret: v.secret }) };
+    return {
+      url: get('url'),
+      ...(get('secret') === '' ? {} : { secret: v.secret }),
+      ...(get('body_template') === '' ? {} : { body_template: v.body_template }),
+      ...(get('preset') === '' ? {} : { preset: get('preset') }),
+    };
   }
   if (type === 'email') {
     return {
@@ -153,6 +159,33 @@ export function ChannelDialog(props: {
             </select>
           </div>
         )}
+        {type === 'webhook' && (
+          <div>
+            <label htmlFor="channel-preset" className={label}>
+              {t.preset}
+            </label>
+            <select
+              id="channel-preset"
+              className={input}
+              value={values.preset ?? ''}
+              onChange={(e) => {
+                const p = WEBHOOK_PRESETS.find((x) => x.id === e.target.value);
+                setValues({
+                  ...values,
+                  preset: e.target.value,
+                  ...(p ? { url: p.url, body_template: p.bodyTemplate } : { body_template: '' }),
+                });
+              }}
+            >
+              <option value="">{t.presetNone}</option>
+              {WEBHOOK_PRESETS.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         {fieldsOf(type, mode).map((f) => (
           <div key={f}>
             <label htmlFor={`channel-${f}`} className={label}>
@@ -171,6 +204,20 @@ export function ChannelDialog(props: {
             />
           </div>
         ))}
+        {type === 'webhook' && (values.preset ?? '') !== '' && (
+          <div>
+            <label htmlFor="channel-body-template" className={label}>
+              {t.bodyTemplate}
+            </label>
+            <textarea
+              id="channel-body-template"
+              className={`${input} font-mono`}
+              rows={4}
+              value={values.body_template ?? ''}
+              onChange={(e) => setValues({ ...values, body_template: e.target.value })}
+            />
+          </div>
+        )}
         {type === 'email' && (
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" checked={useTls} onChange={(e) => setUseTls(e.target.checked)} />
