@@ -162,7 +162,7 @@ describe('channels page', () => {
     await user.click(await screen.findByRole('button', { name: t.add }));
     await user.type(screen.getByLabelText(t.name), 'Team chat');
     await user.selectOptions(screen.getByLabelText(t.preset), 'slack');
-    expect((screen.getByLabelText(t.fields.url!) as HTMLInputElement).value).toContain(
+    expect(screen.getByLabelText<HTMLInputElement>(t.fields.url!).value).toContain(
       'hooks.slack.com',
     );
     await user.click(screen.getByRole('button', { name: t.save }));
