@@ -16,10 +16,12 @@ let botApi: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let hookStatus: (n: number) => { code: number; headers?: Record<string, string> };
 let node: { id: number; secret: string };
+const BOT_OK = { code: 200, body: '{"ok":true,"result":{}}' };
+let botReply: { code: number; body: string } = BOT_OK;
 
 beforeAll(async () => {
   hook = await startReceiver((n) => hookStatus(n));
-  botApi = await startReceiver(() => ({ code: 200, body: '{"ok":true,"result":{}}' }));
+  botApi = await startReceiver(() => botReply);
   smtp = await startSmtp(SMTP_PASSWORD);
   t = await buildChannelsApp({ env: { DASH_TELEGRAM_API_URL: botApi.url } });
   send = client(t, await adminHeaders(t));
@@ -27,6 +29,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   hookStatus = () => ({ code: 200 });
+  botReply = BOT_OK;
   for (const r of [hook, botApi]) r.received.length = 0;
   smtp.mails.length = 0;
   resetAlerts(t);
@@ -190,5 +193,39 @@ describe('notification delivery', () => {
     await send('PUT', '/api/admin/alerts/channels/1/enabled', { enabled: true });
     await run();
     expect(hook.received).toHaveLength(1);
+  });
+
+  it('honours Telegram retry_after on 429 and blocks on a rejected SMTP login', async () => {
+    await addChannels();
+    botReply = {
+      code: 429,
+      body: `{"ok":false,"description":"Too Many Requests for bot${BOT_TOKEN}","parameters":{"retry_after":30}}`,
+    };
+    const badMail = await send('PUT', '/api/admin/alerts/channels/3', {
+      name: 'mail',
+      type: 'email',
+      enabled: true,
+      config: {
+        smtp_host: '127.0.0.1',
+        smtp_port: smtp.port,
+        username: 'ops',
+        password: 'wrong-password',
+        from: 'dash@example.com',
+        to: ['oncall@example.com'],
+        use_tls: false,
+      },
+    });
+    expect(badMail.statusCode, badMail.body).toBe(204);
+    await reportCpu(t, node.secret, 0.95);
+    await run();
+    const bot = (await send('GET', '/api/admin/alerts/channels/2')).json<Record<string, string>>();
+    expect(bot).toMatchObject({ last_error_code: 'telegram_http_429', pending_count: 1 });
+    expect(Date.parse(bot.next_retry_at!)).toBe(t.clock.now() + 30_000);
+    expect(bot.last_error).not.toContain(BOT_TOKEN);
+    expect((await send('GET', '/api/admin/alerts/channels/3')).json()).toMatchObject({
+      last_error_code: 'smtp_535', // SMTP 5xx: deterministic
+      blocked_count: 1,
+    });
+    expect(smtp.mails).toHaveLength(0);
   });
 });
