@@ -56,6 +56,12 @@ import { ThemesService } from './themes/themes-service.js';
 import { DashUpdater, type UpdaterOptions } from './updater/service.js';
 import { feedFromConfig, RUNNING_ROOT } from './updater/create.js';
 import { dashUpdateWatchJob } from './jobs/dash-update-watch.js';
+import { ChannelsService } from './domain/channels/service.js';
+import { OutboxWorker } from './domain/channels/outbox-worker.js';
+import type { MtprotoGateway } from './domain/channels/mtproto.js';
+import { channelSender } from './notify/sender.js';
+import { gramjsGateway } from './notify/mtproto-gramjs.js';
+import { notifyDeliveryJob } from './jobs/notify-delivery.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
 export interface AppDeps {
@@ -117,6 +123,10 @@ export interface AppDeps {
   themes: ThemesService;
   /** Dash's own updates (docs/operations.md). */
   updater: DashUpdater;
+  /** Notification channels and the MTProto login flow (issue 16). */
+  channels: ChannelsService;
+  /** Fans alert transitions out to channels and delivers them (the notify-delivery job). */
+  notifyOutbox: OutboxWorker;
   /** Stops background work and closes the store; idempotent. */
   shutdown(): Promise<void>;
 }
@@ -133,6 +143,8 @@ export interface DepsOverrides {
   ingestMode?: 'worker' | 'inline';
   /** Self-update seams (tests: a fake installed layout, no real restart). */
   updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
+  /** Telegram user-account client (tests pass a fake; the default is GramJS). */
+  mtproto?: MtprotoGateway;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -252,9 +264,27 @@ export async function createDeps(
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
+  const mtproto = overrides.mtproto ?? gramjsGateway();
+  const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });
+  const channels = new ChannelsService({
+    repo: store.channels,
+    sealer: dataKey,
+    clock,
+    sender,
+    mtproto,
+  });
+  const notifyOutbox = new OutboxWorker({
+    repo: store.channels,
+    sealer: dataKey,
+    clock,
+    sender,
+    warn: (ctx, msg) => log.warn(ctx, msg),
+  });
+  scheduler.add(notifyDeliveryJob(notifyOutbox));
   const alerts = new AlertsService({
     repo: store.alerts,
     clock,
+    channelsExist: (ids) => channels.allExist(ids),
     staleAfterMs: config.nodeOfflineThresholdMs,
     onError: (err) => log.error({ err }, 'alert evaluation failed'),
   });
@@ -347,6 +377,8 @@ export async function createDeps(
     alerts,
     themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
     updater,
+    channels,
+    notifyOutbox,
     async shutdown() {
       if (closed) return;
       closed = true;
@@ -354,6 +386,7 @@ export async function createDeps(
       await scheduler.stop();
       await traffic.rebuild.settled();
       await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));
+      await channels.close();
       await alerts.flush();
       await updater.idle();
       await ingestBackend.close();

@@ -73,6 +73,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.trustedProxies = parseCidrList(v)),
   },
   {
+    yaml: 'telegram_api_url',
+    env: 'DASH_TELEGRAM_API_URL',
+    apply: (v, o) => void (o.telegramApiUrl = parsePublicUrl(str(v))),
+  },
+  {
     yaml: 'history_raw_retention_days',
     env: 'DASH_HISTORY_RAW_RETENTION_DAYS',
     apply: (v, o) => void (o.rawRetentionDays = parseInteger(v, 2, 3650)),
@@ -255,6 +260,7 @@ function defaults(): Draft {
     loginFailuresPerMinute: 5,
     nodeAuthFailuresPerMinute: 30,
     connections: { ...DEFAULT_CONNECTION_LIMITS },
+    telegramApiUrl: 'https://api.telegram.org',
   };
 }
 

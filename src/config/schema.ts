@@ -47,6 +47,8 @@ export interface DashConfig {
   nodeAuthFailuresPerMinute: number;
   /** HTTP connection timeouts and the per-address connection cap. */
   connections: ConnectionLimits;
+  /** Telegram Bot API base URL (notification channels; tests point it at a fake). */
+  telegramApiUrl: string;
 }
 
 export interface MetricsConfig {

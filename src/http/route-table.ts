@@ -70,6 +70,20 @@ import { dashUpdateCheckRoute } from './routes/admin/system/dash-update/check.js
 import { dashUpdateRunRoute } from './routes/admin/system/dash-update/run.js';
 import { dashUpdateReleaseNotesRoute } from './routes/admin/system/dash-update/release-notes.js';
 
+import { adminChannelsListRoute } from './routes/admin/channels/list.js';
+import { adminChannelsCreateRoute } from './routes/admin/channels/create.js';
+import { adminChannelsGetRoute } from './routes/admin/channels/get.js';
+import { adminChannelsReplaceRoute } from './routes/admin/channels/replace.js';
+import { adminChannelsEnabledRoute } from './routes/admin/channels/enabled.js';
+import { adminChannelsTestRoute } from './routes/admin/channels/test.js';
+import { adminChannelsDeleteRoute } from './routes/admin/channels/delete.js';
+import {
+  adminMtprotoCodeRoute,
+  adminMtprotoPasswordRoute,
+  adminMtprotoPingRoute,
+  adminMtprotoVerifyRoute,
+} from './routes/admin/channels/mtproto.js';
+
 /**
  * Every /api route. This table drives routing, 405 + Allow, aliases and auth, and the
  * conventions test walks it, so a route exists only once it is listed here.
@@ -144,5 +158,16 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     dashUpdateCheckRoute(deps),
     dashUpdateRunRoute(deps),
     dashUpdateReleaseNotesRoute(deps),
+    adminChannelsListRoute(deps),
+    adminChannelsCreateRoute(deps),
+    adminMtprotoCodeRoute(deps),
+    adminMtprotoVerifyRoute(deps),
+    adminMtprotoPasswordRoute(deps),
+    adminMtprotoPingRoute(deps),
+    adminChannelsGetRoute(deps),
+    adminChannelsReplaceRoute(deps),
+    adminChannelsEnabledRoute(deps),
+    adminChannelsTestRoute(deps),
+    adminChannelsDeleteRoute(deps),
   ];
 }

@@ -214,6 +214,7 @@ export interface Store {
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
   readonly alerts: AlertsRepo;
+  readonly channels: import('./channel-ports.js').ChannelsRepo;
   /** Liveness probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -384,3 +385,4 @@ export interface HistoryRepo {
 
 export * from './ports-traffic.js';
 export * from './ports-alerts.js';
+export * from './channel-ports.js';

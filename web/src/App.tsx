@@ -20,6 +20,7 @@ import { TrafficPage } from './pages/TrafficPage';
 import { AdminAlertsPage } from './pages/admin/AdminAlertsPage';
 import { AdminAlertEventsPage } from './pages/admin/AdminAlertEventsPage';
 import { AdminThemesPage } from './pages/admin/AdminThemesPage';
+import { AdminChannelsPage } from './pages/admin/AdminChannelsPage';
 import { ResourcesProvider, reloadForCaller, useResource, type Resources } from './state/resources';
 import { initialTheme, type Theme } from './theme/theme';
 
@@ -86,6 +87,7 @@ export function AppRoutes() {
         <Route path="alerts" element={<AdminAlertsPage />} />
         <Route path="alert-events" element={<AdminAlertEventsPage />} />
         <Route path="themes" element={<AdminThemesPage />} />
+        <Route path="channels" element={<AdminChannelsPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -11,6 +11,7 @@ import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { sqliteTrafficRepo } from './traffic.js';
 import { sqliteAlertsRepo } from './alerts.js';
+import { sqliteChannelsRepo } from './channels.js';
 import { migrateSqlite } from './migrate.js';
 
 export interface SqliteStore extends Store {
@@ -65,6 +66,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     uptime: sqliteUptimeRepo(raw),
     traffic: sqliteTrafficRepo(raw),
     alerts: sqliteAlertsRepo(raw),
+    channels: sqliteChannelsRepo(raw),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

@@ -2,6 +2,7 @@ import { themesEn } from './themes.en';
 import { enTraffic } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
+import { channelsEn } from './channels.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -334,6 +335,7 @@ export const en = {
     days: (n: number) => `${n}d`,
   },
   alerts: alertsEn,
+  channels: channelsEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',

@@ -38,6 +38,9 @@ export function AdminLayout() {
         <NavLink to="/admin/themes" className={tab}>
           {s.nav.themes}
         </NavLink>
+        <NavLink to="/admin/channels" className={tab}>
+          {s.channels.tab}
+        </NavLink>
       </nav>
       <Outlet />
     </div>

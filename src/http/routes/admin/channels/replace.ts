@@ -1,0 +1,20 @@
+import { defineRoute } from '../../../route-def.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import { LooseBody } from '../../../presenters/alerts.js';
+import type { AppDeps } from '../../../../deps.js';
+
+/** PUT /api/admin/alerts/channels/{id} — replace; omitted or "" secrets keep their value. */
+export function adminChannelsReplaceRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'PUT',
+    path: '/api/admin/alerts/channels/:id',
+    auth: 'admin',
+    bodyLimit: 3 * 1024 * 1024,
+    validationErrorCode: 'invalid_fields',
+    schema: { params: IdParams, body: LooseBody },
+    handler: async (req, reply) => {
+      await deps.channels.replace(pathId(req.params.id), req.body);
+      return reply.code(204).send();
+    },
+  });
+}

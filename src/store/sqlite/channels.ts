@@ -1,0 +1,387 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type {
+  ChannelBacklog,
+  ChannelRow,
+  ChannelsRepo,
+  ChannelWrite,
+  DeliveryOutcome,
+  OutboxItem,
+  OutboxState,
+  PendingTransition,
+} from '../ports.js';
+
+interface ChannelDbRow {
+  id: number;
+  name: string;
+  type: string;
+  config_sealed: string;
+  enabled: number;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+  last_success_at: number | null;
+  last_failure_at: number | null;
+  consecutive_failures: number;
+  last_error_code: string | null;
+  last_error: string | null;
+}
+
+const toChannel = (r: ChannelDbRow): ChannelRow => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  sealedConfig: r.config_sealed,
+  enabled: r.enabled === 1,
+  revision: r.revision,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  lastSuccessAt: r.last_success_at,
+  lastFailureAt: r.last_failure_at,
+  consecutiveFailures: r.consecutive_failures,
+  lastErrorCode: r.last_error_code,
+  lastError: r.last_error,
+});
+
+const UNSENT = `state IN ('pending', 'sending', 'retry', 'blocked', 'paused')`;
+
+/** Channels and the delivery outbox on SQLite; every multi-row change is one transaction. */
+export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
+  const selectAll = db.prepare<[], ChannelDbRow>('SELECT * FROM notify_channels ORDER BY id DESC');
+  const selectOne = db.prepare<[number], ChannelDbRow>(
+    'SELECT * FROM notify_channels WHERE id = ?',
+  );
+  const backlogRows = db.prepare<
+    [],
+    {
+      channel_id: number;
+      pending: number;
+      blocked: number;
+      next_retry: number | null;
+      next_probe: number | null;
+    }
+  >(
+    `SELECT channel_id,
+       SUM(CASE WHEN ${UNSENT} THEN 1 ELSE 0 END) AS pending,
+       SUM(CASE WHEN state = 'blocked' THEN 1 ELSE 0 END) AS blocked,
+       MIN(CASE WHEN state = 'retry' THEN next_at END) AS next_retry,
+       MIN(CASE WHEN state = 'blocked' THEN next_at END) AS next_probe
+     FROM notify_outbox WHERE ${UNSENT} GROUP BY channel_id`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO notify_channels (name, type, config_sealed, enabled, revision, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 1, ?, ?)`,
+  );
+  const update = db.prepare(
+    `UPDATE notify_channels SET name = ?, type = ?, config_sealed = ?, enabled = ?,
+       revision = revision + 1, updated_at = ? WHERE id = ?`,
+  );
+  const updateConfig = db.prepare(
+    `UPDATE notify_channels SET config_sealed = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+  );
+  const setEnabled = db.prepare(
+    `UPDATE notify_channels SET enabled = ?, revision = revision + 1, updated_at = ? WHERE id = ?`,
+  );
+  const discardUnsent = db.prepare(
+    `UPDATE notify_outbox SET state = 'discarded', finished_at = ?, last_error_code = ?, lease_until = NULL
+     WHERE channel_id = ? AND ${UNSENT}`,
+  );
+  const pauseUnsent = db.prepare(
+    `UPDATE notify_outbox SET state = 'paused', lease_until = NULL
+     WHERE channel_id = ? AND state IN ('pending', 'sending', 'retry', 'blocked')`,
+  );
+  const wake = db.prepare(
+    `UPDATE notify_outbox SET state = 'retry', next_at = ?, attempts = 0, probes = 0, lease_until = NULL
+     WHERE channel_id = ? AND state IN ('paused', 'blocked')`,
+  );
+  const deleteChannel = db.prepare('DELETE FROM notify_channels WHERE id = ?');
+  const settingsRow = db.prepare<[], { channel_ids: string }>(
+    'SELECT channel_ids FROM alert_settings WHERE id = 1',
+  );
+  const setSettingsChannels = db.prepare(
+    'UPDATE alert_settings SET channel_ids = ?, updated_at = ? WHERE id = 1',
+  );
+  const countIds = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM notify_channels WHERE id IN (SELECT value FROM json_each(?))',
+  );
+  const pendingTransitions = db.prepare<[number], PendingTransitionDb>(
+    `SELECT t.id, t.event_id, t.transition, t.close_reason, t.created_at, e.rule_id, e.rule_name,
+       e.node_id, COALESCE(n.name, '#' || e.node_id) AS node_name, e.metric, e.current_value,
+       e.effective_threshold, e.message AS why
+     FROM alert_transitions t JOIN alert_events e ON e.id = t.event_id
+     LEFT JOIN nodes n ON n.id = e.node_id
+     WHERE t.dispatched_at IS NULL ORDER BY t.id LIMIT ?`,
+  );
+  const markDispatched = db.prepare('UPDATE alert_transitions SET dispatched_at = ? WHERE id = ?');
+  const insertItem = db.prepare(
+    `INSERT OR IGNORE INTO notify_outbox (channel_id, dedupe_key, payload, state, next_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const nextDue = db.prepare<[number, number], ItemDbRow>(
+    `SELECT id, channel_id, dedupe_key, payload, state, attempts, probes FROM notify_outbox
+     WHERE (state IN ('pending', 'retry', 'blocked') AND next_at <= ?)
+        OR (state = 'sending' AND lease_until <= ?)
+     ORDER BY next_at, id LIMIT 1`,
+  );
+  const leaseItem = db.prepare(
+    `UPDATE notify_outbox SET state = 'sending', lease_until = ? WHERE id = ?`,
+  );
+  const finishItem = db.prepare(
+    `UPDATE notify_outbox SET state = ?, finished_at = ?, lease_until = NULL, last_error_code = ?
+     WHERE id = ? AND state = 'sending'`,
+  );
+  const retryItem = db.prepare(
+    `UPDATE notify_outbox SET state = 'retry', attempts = attempts + 1, next_at = ?, lease_until = NULL,
+       last_error_code = ? WHERE id = ? AND state = 'sending'`,
+  );
+  const blockItem = db.prepare(
+    `UPDATE notify_outbox SET state = 'blocked', attempts = attempts + 1, probes = probes + ?,
+       next_at = ?, lease_until = NULL, last_error_code = ? WHERE id = ? AND state = 'sending'`,
+  );
+  const coalesceBlocked = db.prepare(
+    `UPDATE notify_outbox SET state = 'blocked', next_at = ?, lease_until = NULL
+     WHERE channel_id = ? AND state IN ('pending', 'retry', 'blocked')`,
+  );
+  const healthOk = db.prepare(
+    `UPDATE notify_channels SET last_success_at = ?, consecutive_failures = 0, last_error_code = NULL,
+       last_error = NULL WHERE id = ? AND revision = ?`,
+  );
+  const healthFail = db.prepare(
+    `UPDATE notify_channels SET last_failure_at = ?, consecutive_failures = consecutive_failures + 1,
+       last_error_code = ?, last_error = ? WHERE id = ? AND revision = ?`,
+  );
+
+  const applyReplace = db.transaction(
+    (id: number, expected: number, w: ChannelWrite, now: number): 'ok' | 'missing' | 'changed' => {
+      const cur = selectOne.get(id);
+      if (cur === undefined) return 'missing';
+      if (cur.revision !== expected) return 'changed';
+      update.run(w.name, w.type, w.sealedConfig, w.enabled ? 1 : 0, now, id);
+      if (cur.type !== w.type) discardUnsent.run(now, 'channel_type_changed', id);
+      else if (w.enabled) wake.run(now, id);
+      else pauseUnsent.run(id);
+      return 'ok';
+    },
+  );
+  const applyConfig = db.transaction(
+    (id: number, expected: number, sealed: string, now: number): 'ok' | 'missing' | 'changed' => {
+      const cur = selectOne.get(id);
+      if (cur === undefined) return 'missing';
+      if (cur.revision !== expected) return 'changed';
+      updateConfig.run(sealed, now, id);
+      if (cur.enabled === 1) wake.run(now, id);
+      return 'ok';
+    },
+  );
+  const applyEnabled = db.transaction((id: number, enabled: boolean, now: number): boolean => {
+    if (setEnabled.run(enabled ? 1 : 0, now, id).changes === 0) return false;
+    if (enabled) wake.run(now, id);
+    else pauseUnsent.run(id);
+    return true;
+  });
+  const applyDelete = db.transaction((id: number, now: number): boolean => {
+    if (deleteChannel.run(id).changes === 0) return false;
+    discardUnsent.run(now, 'channel_deleted', id);
+    const row = settingsRow.get();
+    if (row !== undefined) {
+      const ids = JSON.parse(row.channel_ids) as number[];
+      if (ids.includes(id)) {
+        setSettingsChannels.run(JSON.stringify(ids.filter((x) => x !== id)), now);
+      }
+    }
+    return true;
+  });
+  const applyFanOut = db.transaction(
+    (now: number, compose: (t: PendingTransition) => string, limit: number): number => {
+      const rows = pendingTransitions.all(limit);
+      if (rows.length === 0) return 0;
+      const row = settingsRow.get();
+      const ids = row === undefined ? [] : (JSON.parse(row.channel_ids) as number[]);
+      const channels = ids.flatMap((id) => {
+        const c = selectOne.get(id);
+        return c === undefined ? [] : [c];
+      });
+      for (const r of rows) {
+        const t = toTransition(r);
+        const payload = compose(t);
+        for (const c of channels) {
+          insertItem.run(
+            c.id,
+            `alert:${t.eventId}:${t.transition}:${c.id}`,
+            payload,
+            c.enabled === 1 ? 'pending' : 'paused',
+            now,
+            now,
+          );
+        }
+        markDispatched.run(now, t.id);
+      }
+      return rows.length;
+    },
+  );
+  const applyLease = db.transaction((now: number, until: number): OutboxItem | undefined => {
+    const row = nextDue.get(now, now);
+    if (row === undefined) return undefined;
+    leaseItem.run(until, row.id);
+    return {
+      id: row.id,
+      channelId: row.channel_id,
+      dedupeKey: row.dedupe_key,
+      payload: row.payload,
+      leasedFrom: row.state,
+      attempts: row.attempts,
+      probes: row.probes,
+    };
+  });
+  const health = (
+    channelId: number,
+    revision: number,
+    ok: boolean,
+    code: string | null,
+    error: string | null,
+    now: number,
+  ) => {
+    if (ok) healthOk.run(now, channelId, revision);
+    else healthFail.run(now, code, error, channelId, revision);
+  };
+  const applyComplete = db.transaction(
+    (item: OutboxItem, revision: number, o: DeliveryOutcome, now: number): void => {
+      switch (o.kind) {
+        case 'sent':
+          if (finishItem.run('sent', now, null, item.id).changes === 0) return;
+          health(item.channelId, revision, true, null, null, now);
+          // A successful probe proves the channel works again: the backlog goes out now.
+          if (item.leasedFrom === 'blocked') wake.run(now, item.channelId);
+          return;
+        case 'retry':
+          if (retryItem.run(o.nextAt, o.code, item.id).changes === 0) return;
+          health(item.channelId, revision, false, o.code, o.error, now);
+          return;
+        case 'blocked':
+          if (blockItem.run(o.probe ? 1 : 0, o.nextAt, o.code, item.id).changes === 0) return;
+          coalesceBlocked.run(o.nextAt, item.channelId);
+          health(item.channelId, revision, false, o.code, o.error, now);
+          return;
+        case 'discarded':
+          finishItem.run('discarded', now, o.code, item.id);
+          return;
+      }
+    },
+  );
+  const applyTest = db.transaction(
+    (
+      id: number,
+      revision: number,
+      r: { ok: true } | { ok: false; code: string; error: string },
+      now: number,
+    ) => {
+      if (r.ok) {
+        health(id, revision, true, null, null, now);
+        const cur = selectOne.get(id);
+        if (cur?.enabled === 1) {
+          db.prepare(
+            `UPDATE notify_outbox SET state = 'retry', next_at = ?, attempts = 0, probes = 0
+             WHERE channel_id = ? AND state = 'blocked'`,
+          ).run(now, id);
+        }
+      } else health(id, revision, false, r.code, r.error, now);
+    },
+  );
+
+  return {
+    async list() {
+      return selectAll.all().map(toChannel);
+    },
+    async get(id) {
+      const r = selectOne.get(id);
+      return r === undefined ? undefined : toChannel(r);
+    },
+    async backlog() {
+      const out = new Map<number, ChannelBacklog>();
+      for (const r of backlogRows.all()) {
+        out.set(r.channel_id, {
+          pending: r.pending,
+          blocked: r.blocked,
+          nextRetryAt: r.next_retry,
+          nextProbeAt: r.next_probe,
+        });
+      }
+      return out;
+    },
+    async create(w, now) {
+      return Number(
+        insert.run(w.name, w.type, w.sealedConfig, w.enabled ? 1 : 0, now, now).lastInsertRowid,
+      );
+    },
+    async replace(id, expected, w, now) {
+      return applyReplace(id, expected, w, now);
+    },
+    async updateConfig(id, expected, sealed, now) {
+      return applyConfig(id, expected, sealed, now);
+    },
+    async setEnabled(id, enabled, now) {
+      return applyEnabled(id, enabled, now);
+    },
+    async delete(id, now) {
+      return applyDelete(id, now);
+    },
+    async allExist(ids) {
+      const unique = [...new Set(ids)];
+      if (unique.length === 0) return true;
+      return countIds.get(JSON.stringify(unique))?.n === unique.length;
+    },
+    async fanOut(now, compose, limit) {
+      return applyFanOut(now, compose, limit);
+    },
+    async lease(now, until) {
+      return applyLease(now, until);
+    },
+    async complete(item, revision, outcome, now) {
+      applyComplete(item, revision, outcome, now);
+    },
+    async recordTest(id, revision, result, now) {
+      applyTest(id, revision, result, now);
+    },
+  };
+}
+
+interface ItemDbRow {
+  id: number;
+  channel_id: number;
+  dedupe_key: string;
+  payload: string;
+  state: OutboxState;
+  attempts: number;
+  probes: number;
+}
+
+interface PendingTransitionDb {
+  id: number;
+  event_id: number;
+  transition: 'opened' | 'closed';
+  close_reason: string | null;
+  created_at: number;
+  rule_id: number;
+  rule_name: string;
+  node_id: number;
+  node_name: string;
+  metric: string;
+  current_value: number | null;
+  effective_threshold: number | null;
+  why: string | null;
+}
+
+const toTransition = (r: PendingTransitionDb): PendingTransition => ({
+  id: r.id,
+  eventId: r.event_id,
+  transition: r.transition,
+  closeReason: r.close_reason,
+  createdAt: r.created_at,
+  ruleId: r.rule_id,
+  ruleName: r.rule_name,
+  nodeId: r.node_id,
+  nodeName: r.node_name,
+  metric: r.metric,
+  currentValue: r.current_value,
+  effectiveThreshold: r.effective_threshold,
+  why: r.why,
+});
