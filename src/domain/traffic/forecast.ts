@@ -1,18 +1,8 @@
 import type { CycleWindow } from './cycle-bounds.js';
 import type { DirectionMode, RawStats } from './stats.js';
+import type { TrafficForecast } from '../../protocol/traffic.js';
 
-/** End-of-cycle projection from the trend so far (beyond the reference; an extra field). */
-export interface TrafficForecast {
-  /** Selected bytes at the cycle end if the average rate so far continues. */
-  projected_selected_bytes: number;
-  /** A plausible range: never below what is already used; wider early in the cycle. */
-  projected_selected_bytes_low: number;
-  projected_selected_bytes_high: number;
-  /** P95 so far, the best estimate of the cycle's P95 (null when unavailable). */
-  projected_p95_bytes_per_sec: number | null;
-  /** Share of the cycle already observed (0..1): how much the projection rests on. */
-  observed_ratio: number;
-}
+export type { TrafficForecast };
 
 /** Below this much observed time a projection says more about noise than about the trend. */
 const MIN_OBSERVED_MS = 3_600_000;

@@ -1,45 +1,13 @@
 import { rfc3339 as iso } from '../../platform/time-format.js';
+import type { P95Status, StatsStatus, TrafficStats } from '../../protocol/traffic.js';
 import { BUCKET_MS, bucketRates, floorBucket, type BucketFact } from './facts.js';
 
+export type { P95Status, StatsStatus, TrafficStats };
 export type DirectionMode = 'out' | 'both' | 'max';
-export type P95Status =
-  'available' | 'disabled' | 'lite_mode' | 'insufficient_samples' | 'snapshot_without_p95';
-export type StatsStatus = 'provisional' | 'grace' | 'sealed' | 'stale';
-
 /** P95 needs at least this many valid 5-minute buckets. */
 export const P95_MIN_SAMPLES = 20;
 /** A closed period is sealed this long after its end. */
 export const SEAL_AFTER_MS = 48 * 3_600_000;
-
-/** Stats of one period as the API returns them (reference §6.5). */
-export interface TrafficStats {
-  in_bytes: number;
-  out_bytes: number;
-  p95_enabled: boolean;
-  p95_status: P95Status;
-  p95_unavailable_reason?: P95Status;
-  in_p95_bytes_per_sec: number | null;
-  out_p95_bytes_per_sec: number | null;
-  selected_p95_bytes_per_sec: number | null;
-  in_peak_bytes_per_sec: number;
-  out_peak_bytes_per_sec: number;
-  selected_peak_bytes_per_sec: number;
-  selected_bytes: number;
-  selected_bytes_direction: 'out' | 'in' | 'total';
-  selected_peak_direction: 'out' | 'in' | 'total';
-  selected_p95_direction?: 'out' | 'in' | 'total';
-  sample_count: number;
-  expected_sample_count: number;
-  effective_start: string;
-  effective_end: string;
-  coverage_ratio: number;
-  covered_until: string;
-  gap_count: number;
-  reset_count: number;
-  cycle_complete: boolean;
-  data_complete: boolean;
-  status: StatsStatus;
-}
 
 /** Raw figures before the direction view is applied (also what a snapshot keeps). */
 export interface RawStats {

@@ -1,42 +1,8 @@
+import type { TrafficForecast, TrafficStats } from '../../../src/protocol/traffic';
 import { request } from './http';
 
-/** Stats of one period (reference §6.5, spec §2.4). */
-export interface TrafficStats {
-  in_bytes: number;
-  out_bytes: number;
-  p95_enabled: boolean;
-  p95_status:
-    'available' | 'disabled' | 'lite_mode' | 'insufficient_samples' | 'snapshot_without_p95';
-  in_p95_bytes_per_sec: number | null;
-  out_p95_bytes_per_sec: number | null;
-  selected_p95_bytes_per_sec: number | null;
-  in_peak_bytes_per_sec: number;
-  out_peak_bytes_per_sec: number;
-  selected_peak_bytes_per_sec: number;
-  selected_bytes: number;
-  selected_bytes_direction: 'out' | 'in' | 'total';
-  selected_peak_direction: 'out' | 'in' | 'total';
-  selected_p95_direction?: 'out' | 'in' | 'total';
-  sample_count: number;
-  expected_sample_count: number;
-  effective_start: string;
-  effective_end: string;
-  coverage_ratio: number;
-  covered_until: string;
-  gap_count: number;
-  reset_count: number;
-  cycle_complete: boolean;
-  data_complete: boolean;
-  status: 'provisional' | 'grace' | 'sealed' | 'stale';
-}
-
-export interface TrafficForecast {
-  projected_selected_bytes: number;
-  projected_selected_bytes_low: number;
-  projected_selected_bytes_high: number;
-  projected_p95_bytes_per_sec: number | null;
-  observed_ratio: number;
-}
+// Wire types of the stats and forecast are the server's own (src/protocol/traffic.ts).
+export type { TrafficForecast, TrafficStats };
 
 export interface TrafficSummary {
   server_id: number;
