@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -12,6 +11,7 @@ import {
 import { basename, dirname, join, win32 } from 'node:path';
 import type { TargetConfig } from '../push/target.js';
 import { DEFAULT_LAYOUT_ROOT, releaseLayouts } from '../update/layout.js';
+import { randomHex } from '../random-hex.js';
 
 export const DEFAULT_REPORT_CONFIG = '/var/lib/nodeagent/report.yaml';
 
@@ -189,7 +189,7 @@ export function loadReportConfig(path: string): TargetConfig[] {
  */
 export function saveReportConfig(path: string, targets: readonly TargetConfig[]): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = `${path}.tmp-${process.pid}-${randomHex(4)}`;
   const fd = openSync(temp, 'wx', 0o600);
   try {
     writeSync(fd, formatReportConfig(targets));

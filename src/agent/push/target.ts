@@ -1,4 +1,4 @@
-import { postJson, TransportError, type HttpResponse } from './http.js';
+import { acceptsGzip, postJson, TransportError, type HttpResponse } from './http.js';
 
 export interface TargetConfig {
   /** Positive number naming the target in `report update/remove <id>` (report.yaml `id`). */
@@ -46,9 +46,15 @@ export function httpTwin(url: URL): URL {
  * (certificate errors, a plain-HTTP server on that port, nothing listening): spec §4.4 rule 5.
  * A timeout is not a reason to fall back, because the server is then merely slow or away. With
  * requireHttps no fallback happens (and plain-HTTP targets are refused before they get here).
+ *
+ * Bodies go gzip-compressed once the server has said it takes them: Dash lists gzip in the
+ * Accept-Encoding header of its node responses (RFC 7694). Every response updates what is
+ * known, so a server that stops saying it (another Dash, Ithiltir) gets plain JSON from the
+ * next request on, and a 415 to a compressed body is answered by sending that body again plain.
  */
 export class Endpoint {
   private fallbackUntil = 0;
+  private gzip = false;
 
   constructor(
     readonly target: TargetConfig,
@@ -58,18 +64,40 @@ export class Endpoint {
     private readonly onFallback: (reason: string) => void = () => undefined,
   ) {}
 
+  /** Whether the next body to this target goes gzip-compressed. */
+  get sendsGzip(): boolean {
+    return this.gzip;
+  }
+
   async post(url: URL, payload: unknown, nowMs: number): Promise<HttpResponse> {
+    const gzip = this.gzip;
+    let res = await this.send(url, payload, nowMs, gzip);
+    this.gzip = acceptsGzip(res.acceptEncoding);
+    if (gzip && res.status === 415) {
+      this.gzip = false;
+      res = await this.send(url, payload, nowMs, false);
+    }
+    return res;
+  }
+
+  private async send(
+    url: URL,
+    payload: unknown,
+    nowMs: number,
+    gzip: boolean,
+  ): Promise<HttpResponse> {
+    const opts = { gzip };
     const canFallBack = url.protocol === 'https:' && !this.requireHttps;
     if (canFallBack && nowMs < this.fallbackUntil) {
-      return postJson(httpTwin(url), this.target.key, payload);
+      return postJson(httpTwin(url), this.target.key, payload, opts);
     }
     try {
-      const res = await postJson(url, this.target.key, payload);
+      const res = await postJson(url, this.target.key, payload, opts);
       this.fallbackUntil = 0;
       return res;
     } catch (err) {
       if (!canFallBack || !(err instanceof TransportError) || err.timedOut) throw err;
-      const res = await postJson(httpTwin(url), this.target.key, payload);
+      const res = await postJson(httpTwin(url), this.target.key, payload, opts);
       this.fallbackUntil = nowMs + FALLBACK_STICKY_MS;
       this.onFallback(err.message);
       return res;

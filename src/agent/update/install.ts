@@ -1,54 +1,56 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { UpdateManifest } from '../payload.js';
-import { openRequest } from '../push/http.js';
+import { defaultTransport, type Transport } from '../push/transport.js';
 import { AGENT_USER_AGENT } from '../build-info.js';
+import { randomHex } from '../random-hex.js';
 import type { ManagedLayout } from './layout.js';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 
 export class UpdateError extends Error {}
 
-const suffix = (): string => `${process.pid}-${randomBytes(4).toString('hex')}`;
+const suffix = (): string => `${process.pid}-${randomHex(4)}`;
 
 /**
  * Downloads the manifest's asset to `dest` with the node secret, refusing anything but a 200 and
  * stopping as soon as the body exceeds the announced size; afterwards size and SHA-256 must match.
- * The file is created 0755 and removed again on any failure.
+ * The file is created 0755 and removed again on any failure. (The standalone build's fetch asks
+ * for gzip and decodes it, so Dash's compressed copy travels; size and digest are of the file.)
  */
 export async function downloadVerified(
   manifest: UpdateManifest,
   secret: string,
   dest: string,
+  transport: Transport = defaultTransport,
 ): Promise<void> {
-  const res = await openRequest(new URL(manifest.url), {
+  const res = await transport(new URL(manifest.url), {
     method: 'GET',
     headers: { 'X-Node-Secret': secret, 'User-Agent': AGENT_USER_AGENT },
     timeoutMs: DOWNLOAD_TIMEOUT_MS,
   });
-  if (res.statusCode !== 200) {
-    res.resume();
-    throw new UpdateError(`download answered ${res.statusCode ?? 0}`);
+  if (res.status !== 200) {
+    res.discard();
+    throw new UpdateError(`download answered ${res.status}`);
   }
-  const hash = createHash('sha256');
+  // Loaded here, not at start: updates are rare and node:crypto is large in the standalone build.
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
+  let file;
+  try {
+    file = await open(dest, 'wx', 0o755);
+    for await (const chunk of res.body) {
       size += chunk.length;
       if (size > manifest.size) {
-        done(new UpdateError(`download is larger than ${manifest.size} bytes`));
-        return;
+        res.discard();
+        throw new UpdateError(`download is larger than ${manifest.size} bytes`);
       }
       hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(res, meter, createWriteStream(dest, { mode: 0o755, flags: 'wx' }));
+      // writeFile continues at the current position and writes the whole chunk.
+      await file.writeFile(chunk);
+    }
+    await file.close();
+    file = undefined;
     if (size !== manifest.size) {
       throw new UpdateError(`download has ${size} bytes, manifest says ${manifest.size}`);
     }
@@ -56,6 +58,7 @@ export async function downloadVerified(
     if (digest !== manifest.sha256.toLowerCase()) throw new UpdateError('SHA-256 does not match');
     await chmod(dest, 0o755);
   } catch (err) {
+    await file?.close().catch(() => undefined);
     await rm(dest, { force: true });
     throw err instanceof UpdateError ? err : new UpdateError(String((err as Error).message));
   }

@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 
 export interface Received {
   method: string;
   path: string;
   secret: string | undefined;
   contentType: string | undefined;
+  /** Content-Encoding of the request body; `body` is what it decodes to. */
+  contentEncoding: string | undefined;
   body: string;
   json: unknown;
 }
@@ -29,6 +32,8 @@ export const acceptAll: Responder = (req, res) => {
 export class StubDash {
   readonly received: Received[] = [];
   responder: Responder = acceptAll;
+  /** Answer every request with `Accept-Encoding: gzip`, as Dash's node routes do. */
+  advertiseGzip = false;
   private server: Server | undefined;
   port = 0;
 
@@ -37,7 +42,9 @@ export class StubDash {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const encoding = req.headers['content-encoding'];
+        const body = (encoding === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
         let json: unknown;
         try {
           json = body ? JSON.parse(body) : undefined;
@@ -49,10 +56,12 @@ export class StubDash {
           path: req.url ?? '',
           secret: req.headers['x-node-secret'] as string | undefined,
           contentType: req.headers['content-type'],
+          contentEncoding: encoding,
           body,
           json,
         };
         this.received.push(entry);
+        if (this.advertiseGzip) res.setHeader('Accept-Encoding', 'gzip');
         this.responder(entry, res);
       });
     });

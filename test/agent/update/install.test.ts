@@ -14,7 +14,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installRelease } from '../../../src/agent/update/install.js';
+import { downloadVerified, installRelease } from '../../../src/agent/update/install.js';
+import { fetchTransport } from '../../../src/agent/push/transport.js';
+import { gzipSync } from 'node:zlib';
 import { detectLayout, type ManagedLayout } from '../../../src/agent/update/layout.js';
 import { Updater } from '../../../src/agent/update/updater.js';
 import type { UpdateManifest } from '../../../src/agent/payload.js';
@@ -150,6 +152,31 @@ describe('installing a release', () => {
     const { root, layout } = managedLayout();
     await expect(installRelease(layout, manifestFor(s), 'wrong-secret')).rejects.toThrow('401');
     expectStillOnOldRelease(root);
+  });
+
+  it.each([
+    ['plain', false],
+    ['gzip-encoded, as Dash serves it to clients that ask', true],
+  ])("downloads through fetch (the standalone build's client), %s", async (_kind, encoded) => {
+    const s = await assetServer();
+    s.responder = (req, res) => {
+      const gz = encoded && req.secret === 'node-secret';
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/octet-stream',
+          ...(gz ? { 'Content-Encoding': 'gzip' } : {}),
+        })
+        .end(gz ? gzipSync(NEW_AGENT) : NEW_AGENT);
+    };
+    const dest = join(mkdtempSync(join(tmpdir(), 'nodeagent-dl-')), 'nodeagent');
+    await downloadVerified(manifestFor(s), 'node-secret', dest, fetchTransport);
+    expect(readFileSync(dest)).toEqual(NEW_AGENT);
+    const tooSmall = manifestFor(s, { size: NEW_AGENT.length - 1 });
+    const dest2 = `${dest}-2`;
+    await expect(downloadVerified(tooSmall, 'node-secret', dest2, fetchTransport)).rejects.toThrow(
+      'larger',
+    );
+    expect(existsSync(dest2)).toBe(false);
   });
 
   it('replaces the script in place under the Windows runner', async () => {
