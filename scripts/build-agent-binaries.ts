@@ -2,9 +2,10 @@
 // standalone executable per platform with Bun's --compile, into dist/agent/bin/<asset path>.
 //
 //   node --import tsx scripts/build-agent-binaries.ts [--all | --host | <target id>…]
-//        [--bundle dist/agent/nodeagent.mjs] [--outdir dist/agent/bin] [--gzip] [--check]
+//        [--bundle dist/agent/nodeagent.mjs] [--outdir dist/agent/bin] [--gzip[=max]] [--check]
 //
-// --gzip also writes <asset>.gz (level 9), which Dash serves to clients accepting gzip;
+// --gzip also writes <asset>.gz, which Dash serves to clients accepting gzip: zlib -9, or a
+// cached 7-Zip copy of the same bytes; --gzip=max makes the smaller 7-Zip copy (scripts/agent-gzip.ts).
 // --check verifies every built file's header (format, CPU, C library) against its target.
 //
 // Each target's Bun runtime is the npm package named in src/deploy/agent-targets.ts, fetched with
@@ -28,8 +29,9 @@ import {
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { gzipSync, constants as zlib } from 'node:zlib';
+import { availableParallelism } from 'node:os';
 import { agentBinaryProblem } from '../src/deploy/agent-binaries.js';
+import { gzipAgent, inParallel, type GzipMethod } from './agent-gzip.js';
 import {
   AGENT_TARGETS,
   BUN_VERSION,
@@ -48,6 +50,23 @@ const bundle = option('--bundle') ?? join(root, 'dist', 'agent', 'nodeagent.mjs'
 const VALUE_OPTIONS = new Set(['--outdir', '--bundle']);
 const cacheDir = join(root, 'node_modules', '.cache', 'dash-agent', `bun-${BUN_VERSION}`);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const gzipArg = args.find((a) => a === '--gzip' || a.startsWith('--gzip='));
+const gzipMethod: GzipMethod | undefined =
+  gzipArg === undefined ? undefined : gzipArg === '--gzip=max' ? 'max' : 'fast';
+
+/**
+ * Options of every build (part of the rebuild stamp).
+ * - The JIT policy keeps the agent's code in JavaScriptCore's interpreter: it runs a few
+ *   milliseconds every 3 s, and the optimising JIT tiers cost it about 4.5 MiB resident (code
+ *   pages and JIT memory) for no measurable CPU gain (bench/agent, docs/agent.md).
+ * - A monitoring agent must not pick up .env or bunfig.toml from whatever directory it runs in.
+ */
+const BUILD_FLAGS = [
+  '--minify',
+  '--compile-jit-policy=1000',
+  '--no-compile-autoload-dotenv',
+  '--no-compile-autoload-bunfig',
+];
 
 function selectTargets(): AgentTarget[] {
   const ids = args.filter((a, i) => !a.startsWith('--') && !VALUE_OPTIONS.has(args[i - 1] ?? ''));
@@ -119,7 +138,7 @@ function compiler(): string {
   return runtimeFor(host);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const declared = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       devDependencies: Record<string, string>;
@@ -136,10 +155,10 @@ function main(): void {
   for (const t of targets) {
     const out = join(outDir, t.asset);
     const stamp = `${out}.stamp`;
-    const key = `${bundleHash} ${t.bunTarget} ${t.runtimeIntegrity}\n`;
+    const key = `${bundleHash} ${t.bunTarget} ${t.runtimeIntegrity} ${BUILD_FLAGS.join(' ')}\n`;
     if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) {
       process.stdout.write(`agent ${t.id}: up to date (${out})\n`);
-      finish(t, out);
+      check(t, out);
       continue;
     }
     const runtime = runtimeFor(t);
@@ -151,12 +170,9 @@ function main(): void {
         'build',
         bundle,
         '--compile',
-        '--minify',
+        ...BUILD_FLAGS,
         `--target=${t.bunTarget}`,
         `--compile-executable-path=${runtime}`,
-        // A monitoring agent must not pick up .env or bunfig.toml from whatever directory it runs in.
-        '--no-compile-autoload-dotenv',
-        '--no-compile-autoload-bunfig',
         `--outfile=${temp}`,
       ],
       { stdio: ['ignore', 'ignore', 'inherit'], cwd: root },
@@ -164,30 +180,29 @@ function main(): void {
     chmodSync(temp, 0o755);
     renameSync(temp, out);
     writeFileSync(stamp, key);
-    rmSync(`${out}.gz`, { force: true });
-    const mib = (statSync(out).size / 1024 / 1024).toFixed(1);
-    process.stdout.write(`agent ${t.id}: ${out} (${mib} MiB)\n`);
-    finish(t, out);
+    process.stdout.write(`agent ${t.id}: ${out} (${MiB(statSync(out).size)})\n`);
+    check(t, out);
+  }
+  if (gzipMethod) {
+    const gzipCache = join(cacheDir, 'gzip');
+    // 7-Zip is single-threaded: one build per core.
+    await inParallel(targets, availableParallelism(), async (t) => {
+      const out = join(outDir, t.asset);
+      const r = await gzipAgent(out, gzipMethod, gzipCache);
+      const how = `${r.method === 'max' ? '7-Zip' : 'zlib -9'}${r.reused ? ', cached' : ''}`;
+      process.stdout.write(`  ${t.asset}.gz: ${(r.bytes / 1e6).toFixed(2)} MB (${how})\n`);
+    });
   }
 }
 
 const MiB = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-/** The optional gzip copy and header check of one built executable. */
-function finish(t: AgentTarget, out: string): void {
-  if (args.includes('--gzip') && !existsSync(`${out}.gz`)) {
-    const gz = gzipSync(readFileSync(out), { level: zlib.Z_BEST_COMPRESSION, memLevel: 9 });
-    writeFileSync(`${out}.gz.tmp`, gz);
-    renameSync(`${out}.gz.tmp`, `${out}.gz`);
-  }
-  if (existsSync(`${out}.gz`)) {
-    process.stdout.write(`  ${t.asset}.gz: ${MiB(statSync(`${out}.gz`).size)}\n`);
-  }
-  if (args.includes('--check')) {
-    const problem = agentBinaryProblem(t, out);
-    if (problem) throw new Error(`agent ${t.id}: ${problem}`);
-    process.stdout.write(`  header ok: ${t.format} ${t.arch}${t.libc ? ` ${t.libc}` : ''}\n`);
-  }
+/** The header check of one built executable (--check). */
+function check(t: AgentTarget, out: string): void {
+  if (!args.includes('--check')) return;
+  const problem = agentBinaryProblem(t, out);
+  if (problem) throw new Error(`agent ${t.id}: ${problem}`);
+  process.stdout.write(`  header ok: ${t.format} ${t.arch}${t.libc ? ` ${t.libc}` : ''}\n`);
 }
 
-main();
+await main();

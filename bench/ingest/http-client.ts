@@ -77,9 +77,10 @@ export class Connection {
   }
 }
 
-export function requestHead(path: string, secret: string, length: number): Buffer {
+export function requestHead(path: string, secret: string, length: number, gzip = false): Buffer {
   return Buffer.from(
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      (gzip ? 'Content-Encoding: gzip\r\n' : '') +
       `X-Node-Secret: ${secret}\r\nContent-Length: ${length}\r\n\r\n`,
     'latin1',
   );

@@ -6,6 +6,7 @@
  *   (saturation);
  * - once: every node sends one report (warm-up), as fast as the server takes them.
  */
+import { gzipSync } from 'node:zlib';
 import { agentReport } from '../../test/support/agent-payloads.js';
 import { Connection, requestHead } from './http-client.js';
 
@@ -17,6 +18,8 @@ export interface LoadCommand {
   rate?: number;
   seconds?: number;
   connections: number;
+  /** Send every body gzip-encoded (Content-Encoding: gzip), as agents do once Dash lists gzip. */
+  gzip?: boolean;
 }
 
 export interface LoadResult {
@@ -35,12 +38,16 @@ export interface LoadResult {
 const VARIANTS = 32;
 /** Longer than Dash's own 5 s persistence budget, so only a lost answer trips it. */
 const STALL_MS = 30_000;
-const bodies = Array.from({ length: VARIANTS }, (_, seq) =>
+const plainBodies = Array.from({ length: VARIANTS }, (_, seq) =>
   Buffer.from(JSON.stringify(agentReport({ seq }))),
 );
+const gzipBodies = plainBodies.map((b) => gzipSync(b));
 
 async function run(cmd: LoadCommand): Promise<LoadResult> {
-  const heads = cmd.secrets.map((s) => bodies.map((b) => requestHead(cmd.path, s, b.length)));
+  const bodies = cmd.gzip ? gzipBodies : plainBodies;
+  const heads = cmd.secrets.map((s) =>
+    bodies.map((b) => requestHead(cmd.path, s, b.length, cmd.gzip)),
+  );
   const conns = await Promise.all(
     Array.from({ length: cmd.connections }, () => Connection.open(cmd.port)),
   );

@@ -5,6 +5,7 @@
  * server RSS and stored bytes per report.
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
+ *   npm run bench:ingest -- --gzip     every body gzip-encoded (Content-Encoding: gzip)
  *
  * Diagnosis: `-- --profile DIR` writes V8 CPU profiles of every Dash thread; BENCH_DASH_FLAGS
  * passes node flags to Dash (e.g. "--trace-gc") and BENCH_DASH_STDOUT=1 shows its stdout.
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     sat: { type: 'string', default: '8' },
     connections: { type: 'string', default: '256' },
     keep: { type: 'boolean', default: false },
+    gzip: { type: 'boolean', default: false },
     /** Writes V8 CPU profiles of the Dash process (all threads) into this directory. */
     profile: { type: 'string' },
   },
@@ -167,7 +169,7 @@ async function main(): Promise<void> {
   const dbPath = join(home, 'dash.db');
   const started = performance.now();
   console.log(
-    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections`,
+    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}`,
   );
   // Measure what ships: the compiled build, not the TypeScript sources through a loader.
   const build = spawnSync(
@@ -190,6 +192,7 @@ async function main(): Promise<void> {
     const baseSat = await load(gen, base.pid!, {
       port: basePort,
       path: '/api/node/metrics',
+      gzip: args.gzip,
       secrets,
       mode: 'closed',
       seconds: SAT_SECONDS,
@@ -200,6 +203,7 @@ async function main(): Promise<void> {
     const baseOpen = await load(gen, base.pid!, {
       port: basePort,
       path: '/api/node/metrics',
+      gzip: args.gzip,
       secrets,
       mode: 'open',
       rate: RATE,
@@ -231,7 +235,13 @@ async function main(): Promise<void> {
     children.push(dash);
     await waitForHttp(port, '/api/version');
     const pid = dash.pid!;
-    const common = { port, path: '/api/node/metrics', secrets, connections: CONNECTIONS };
+    const common = {
+      port,
+      path: '/api/node/metrics',
+      secrets,
+      connections: CONNECTIONS,
+      gzip: args.gzip,
+    };
 
     const warm = await load(gen, pid, { ...common, mode: 'once' });
     const before = storedBytes(dbPath);

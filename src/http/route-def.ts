@@ -53,6 +53,11 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    * the HTTP thread). No body schema applies.
    */
   rawBody?: boolean;
+  /**
+   * Also take bodies with `Content-Encoding: gzip` (decoded before the body limit and parsing
+   * apply), and say so with `Accept-Encoding: gzip` in every answer (http/body-encoding.ts).
+   */
+  gzipBody?: boolean;
   schema?: S;
   /** One line for the API description (GET /api/openapi.json); defaults to method and path. */
   summary?: string;

@@ -16,6 +16,12 @@ import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } fro
 import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType, isMultipartMediaType } from './media-type.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import {
+  ACCEPTS_GZIP_HEADERS,
+  bodyCoding,
+  gunzipBody,
+  unsupportedCoding,
+} from './body-encoding.js';
 import fastifyMultipart from '@fastify/multipart';
 
 declare module 'fastify' {
@@ -308,12 +314,17 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
   app.addHook('onSend', (req, reply, payload, done) => {
     if (isApiPath(req.url)) void reply.header('cache-control', NO_STORE);
     else void reply.headers(PAGE_SECURITY_HEADERS);
+    if (routeOf(req)?.gzipBody) void reply.headers(ACCEPTS_GZIP_HEADERS);
     done(null, payload);
   });
   app.addHook('preParsing', async (req, _reply, payload) => {
     const route = routeOf(req);
     // Unrouted paths answer 404/405 whatever their body is.
     if (!route || !hasBody(req.raw)) return payload;
+    const coding = bodyCoding(req.headers['content-encoding']);
+    if (coding === 'unsupported' || (coding === 'gzip' && !route.gzipBody)) {
+      throw unsupportedCoding(route.gzipBody === true);
+    }
     if (route.multipart) {
       if (!isMultipartMediaType(req.headers['content-type'])) {
         throw new AppError('unsupported_media_type', 'Content-Type must be multipart/form-data');
@@ -326,21 +337,32 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-    const buf = body as Buffer;
     const route = routeOf(req);
-    if (buf.length === 0 || !route) {
-      done(null, undefined);
+    const parse = (buf: Buffer): void => {
+      if (buf.length === 0 || !route) {
+        done(null, undefined);
+        return;
+      }
+      if (route.rawBody) {
+        done(null, buf);
+        return;
+      }
+      try {
+        done(null, parseStrictJsonBuffer(buf));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    };
+    const buf = body as Buffer;
+    // preParsing let gzip through only to routes that take it; the limit applied so far was
+    // to the compressed bytes, the decoder applies it to the decoded ones.
+    if (route && buf.length > 0 && bodyCoding(req.headers['content-encoding']) === 'gzip') {
+      gunzipBody(buf, route.bodyLimit ?? API_BODY_LIMIT).then(parse, (err: Error) =>
+        done(err, undefined),
+      );
       return;
     }
-    if (route.rawBody) {
-      done(null, buf);
-      return;
-    }
-    try {
-      done(null, parseStrictJsonBuffer(buf));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
+    parse(buf);
   });
 
   app.setErrorHandler((err, req, reply) => {

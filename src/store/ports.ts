@@ -30,6 +30,8 @@ export interface NodeRow {
   tagsJson: string;
   agentVersion: string;
   os: string;
+  /** Distribution id from the static report (debian, alpine…); '' until one arrived. */
+  platform: string;
   arch: string;
   groupIds: number[];
 }

@@ -144,9 +144,11 @@ describe('upgrading a node that runs Ithiltir-node to the Dash agent', () => {
       () => t.deps.nodeUpgrades.agents.get(node.id) !== undefined,
     );
     expect(t.deps.nodeUpgrades.agents.get(node.id)).toEqual({ dash: false });
-    // What its static report says (the stand-in sends reports only).
+    // What its static report says (the stand-in sends reports only). Its User-Agent does not
+    // name the C library, so Dash picks the build from the distribution.
     const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-    setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', arch });
+    const platform = hostAgentTarget()!.libc === 'musl' ? 'alpine' : 'debian';
+    setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', platform, arch });
 
     const res = await t.app.inject({
       method: 'POST',

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,5 +128,16 @@ describe('request bodies', () => {
     expect(reply).toMatch(/^HTTP\/1.1 413/);
     expect(reply).toContain('"code":"body_too_large"');
     expect(reply.toLowerCase()).toContain('cache-control: no-store');
+  });
+  it('refuses an encoded body on a route that takes none with 415', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync('{"n":1}'),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(res.headers['accept-encoding']).toBeUndefined();
   });
 });

@@ -19,7 +19,14 @@ export async function resetFleet(t: TestApp): Promise<void> {
 export function setReported(
   t: TestApp,
   id: number,
-  fields: { agent_version?: string; os?: string; arch?: string; ip?: string; hostname?: string },
+  fields: {
+    agent_version?: string;
+    os?: string;
+    platform?: string;
+    arch?: string;
+    ip?: string;
+    hostname?: string;
+  },
 ): void {
   for (const [column, value] of Object.entries(fields)) {
     t.deps.store.raw.prepare(`UPDATE nodes SET ${column} = ? WHERE id = ?`).run(value, id);

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { NodesRepo } from '../../store/ports.js';
 import type { DownloadGrants, Grant } from './download-grants.js';
 import { AgentBuilds } from './agent-build.js';
+import { distributionLibc } from './libc.js';
 import { agentAssetPath } from './platform.js';
 import type { UpdateManifest, UpdateOffers } from './update-offers.js';
 import { isLegacyDownloader, isUpdateTarget, parseVersion, supportsAutoUpdate } from './version.js';
@@ -66,7 +67,7 @@ export class NodeUpgrades implements UpdateOffers {
     const node = await this.d.nodes.get(nodeId);
     if (!node) throw new AppError('not_found');
     if (!supportsAutoUpdate(node.agentVersion)) throw new AppError('node_upgrade_unsupported');
-    const assetPath = this.safeAssetPath(nodeId, agentAssetPath(node.os, node.arch));
+    const assetPath = this.safeAssetPath(nodeId, node.platform, agentAssetPath(node.os, node.arch));
     let info: AssetInfo | null;
     try {
       info = await this.d.assets.describe(assetPath);
@@ -90,8 +91,10 @@ export class NodeUpgrades implements UpdateOffers {
    * upgrade switches `current` and restarts the service, so a build that cannot start there would
    * leave the node without an agent. A JS agent's service runs `node <file>`, which cannot start
    * an executable; a musl host needs the musl build; an unheard-of agent is not guessed at.
+   * Dash's agent names its C library in the User-Agent; for any other agent (Ithiltir-node) it
+   * follows from the distribution of the static report, and an unknown one is refused too.
    */
-  private safeAssetPath(nodeId: number, assetPath: string): string {
+  private safeAssetPath(nodeId: number, platform: string, assetPath: string): string {
     const build = this.agents.get(nodeId);
     if (!build) {
       throw new AppError(
@@ -107,9 +110,17 @@ export class NodeUpgrades implements UpdateOffers {
           'on the node instead',
       );
     }
-    return build.libc === 'musl' && assetPath.startsWith('linux/')
-      ? `${assetPath}_musl`
-      : assetPath;
+    if (!assetPath.startsWith('linux/')) return assetPath;
+    const libc = build.libc ?? distributionLibc(platform);
+    if (!libc) {
+      throw new AppError(
+        'node_upgrade_unsafe',
+        `cannot tell whether the node's Linux (distribution "${platform.trim() || 'unknown'}") ` +
+          'uses glibc or musl, so no agent build is known to start there; run the install ' +
+          'command on the node instead',
+      );
+    }
+    return libc === 'musl' ? `${assetPath}_musl` : assetPath;
   }
 
   /** Forgets a node's pending upgrade (the node was deleted). */

@@ -2,10 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { AppDeps } from '../../deps.js';
 import { clientAddressKey } from '../../domain/auth/client-network.js';
-import { writeAppError, writeJson } from '../fast-lane-reply.js';
+import { ACCEPTS_GZIP_HEADERS, bodyCoding, gunzipBody } from '../body-encoding.js';
+import { writeJson } from '../fast-lane-reply.js';
 import { isJsonMediaType } from '../media-type.js';
 import { NODE_BODY_LIMIT } from '../route-def.js';
-import { toAppError, type FastLane } from '../server.js';
+import { errorBody, toAppError, type FastLane } from '../server.js';
 
 type LaneDeps = Pick<
   AppDeps,
@@ -16,9 +17,11 @@ type LaneDeps = Pick<
  * POST /api/node/metrics without Fastify: the request every node sends every few seconds, so
  * the router, hooks and reply pipeline are a large share of its cost on the HTTP thread. The
  * lane takes only a well-formed request from a known node — exact path, JSON media type, a
- * Content-Length within the limit, no transfer or content coding — and answers it exactly as
- * the route does (routes/node/metrics.ts; tests compare the two). Anything else, including
- * every 401/413/415 case, is left to the router.
+ * Content-Length within the limit, no transfer coding, no content coding or gzip — and answers
+ * it exactly as the route does (routes/node/metrics.ts; tests compare the two). A gzip body is
+ * decoded with zlib's asynchronous API (thread pool) under the same limits as the route's.
+ * Anything else, including every 401 case and 413/415 before the body is read, is left to the
+ * router.
  */
 export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[] = []): FastLane {
   const trust = trustedProxies.length > 0 ? proxyAddr.compile([...trustedProxies]) : undefined;
@@ -33,12 +36,13 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
     const h = req.headers;
     const secret = h['x-node-secret'];
     const length = Number(h['content-length']);
+    const coding = bodyCoding(h['content-encoding']);
     if (
       typeof secret !== 'string' ||
       secret === '' ||
       !(length > 0 && length <= NODE_BODY_LIMIT) ||
       h['transfer-encoding'] !== undefined ||
-      h['content-encoding'] !== undefined ||
+      coding === 'unsupported' ||
       !isJsonMediaType(h['content-type'])
     ) {
       return false;
@@ -60,28 +64,38 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
     req.on('data', (chunk: Buffer) => {
       filled += chunk.copy(body, filled);
     });
-    req.on('end', () => {
+    const answer = (status: number, json: string, headers?: Record<string, string>): void =>
+      writeJson(res, status, json, { ...headers, ...ACCEPTS_GZIP_HEADERS });
+    const fail = (err: unknown): void => {
+      const appErr = toAppError(err, undefined);
+      if (appErr.status >= 500) {
+        deps.log.error({ err, code: appErr.code, nodeId, receivedAt }, 'request failed');
+      }
+      answer(appErr.status, errorBody(appErr.code, appErr.message), appErr.headers);
+    };
+    const ingest = (raw: Buffer): void => {
       deps.metricsIngest
-        .accept({ nodeId, receivedAt, body, ip: clientIp(req), bodyDisposable: true })
-        .then(
-          ({ update }) => {
-            const u = update && {
-              id: update.id,
-              version: update.version,
-              url: update.url,
-              sha256: update.sha256,
-              size: update.size,
-            };
-            writeJson(res, 200, JSON.stringify({ ok: true, update: u }));
-          },
-          (err: unknown) => {
-            const appErr = toAppError(err, undefined);
-            if (appErr.status >= 500) {
-              deps.log.error({ err, code: appErr.code, nodeId, receivedAt }, 'request failed');
-            }
-            writeAppError(res, appErr);
-          },
-        );
+        .accept({
+          nodeId,
+          receivedAt,
+          body: raw.length > 0 ? raw : undefined,
+          ip: clientIp(req),
+          bodyDisposable: true,
+        })
+        .then(({ update }) => {
+          const u = update && {
+            id: update.id,
+            version: update.version,
+            url: update.url,
+            sha256: update.sha256,
+            size: update.size,
+          };
+          answer(200, JSON.stringify({ ok: true, update: u }));
+        }, fail);
+    };
+    req.on('end', () => {
+      if (coding === 'gzip') gunzipBody(body, NODE_BODY_LIMIT).then(ingest, fail);
+      else ingest(body);
     });
     return true;
   };

@@ -22,6 +22,7 @@ const NODE_COLUMNS = [
   'tags',
   'agent_version',
   'os',
+  'platform',
   'arch',
 ] as const;
 
@@ -45,6 +46,7 @@ function toRow(r: NodeSelect, groupIds: number[]): NodeRow {
     tagsJson: r.tags,
     agentVersion: r.agent_version,
     os: r.os,
+    platform: r.platform,
     arch: r.arch,
     groupIds,
   };

@@ -6,6 +6,7 @@ import {
   type AssetInfo,
 } from '../../../src/domain/nodes/upgrades.js';
 import { parseAgentUserAgent } from '../../../src/domain/nodes/agent-build.js';
+import { distributionLibc } from '../../../src/domain/nodes/libc.js';
 import { randomAlnum } from '../../../src/platform/crypto.js';
 import { silentLogger } from '../../../src/platform/logger.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/open.js';
@@ -252,5 +253,23 @@ describe("reading an agent's User-Agent", () => {
     expect(parseAgentUserAgent('nodeagent')).toEqual({ dash: true, runtime: 'node' });
     expect(parseAgentUserAgent('Go-http-client/1.1')).toEqual({ dash: false });
     expect(parseAgentUserAgent(undefined)).toEqual({ dash: false });
+  });
+});
+
+describe('the C library of a reported distribution', () => {
+  it.each([
+    ['alpine', 'musl'],
+    ['Alpine', 'musl'],
+    ['openwrt', 'musl'],
+    ['debian', 'glibc'],
+    ['ubuntu', 'glibc'],
+    ['redhat', 'glibc'],
+    ['amzn', 'glibc'],
+    ['void', undefined],
+    ['gentoo', undefined],
+    ['unknown', undefined],
+    ['', undefined],
+  ])('%j → %s', (platform, libc) => {
+    expect(distributionLibc(platform)).toBe(libc);
   });
 });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
@@ -118,6 +119,69 @@ describe('node metrics fast lane', () => {
       };
       const res = await both(s);
       expect(res.status).toBe(status);
+      expect(pair.routed()).toBe(1);
+    },
+  );
+});
+
+describe('gzip report bodies on the fast lane', () => {
+  const gz = (s: string | Buffer) => gzipSync(s);
+  const zipped = { 'x-node-secret': 'S', 'content-encoding': 'gzip' };
+  const withSecret = (h: Record<string, string>) =>
+    Object.fromEntries(Object.entries(h).map(([k, v]) => [k, v === 'S' ? node.secret : v]));
+
+  it('stores a gzip report like the route and says it takes gzip in the answer', async () => {
+    const res = await both({ headers: withSecret(zipped), body: gz(report(11)) });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString())).toEqual({ ok: true, update: null });
+    expect(res.headers['accept-encoding']).toBe('gzip');
+    expect(pair.routed()).toBe(0);
+    const rows = t.deps.store.raw
+      .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
+      .get(node.id) as { n: number };
+    expect(rows.n).toBe(2);
+  });
+
+  it('lists gzip in plain answers too, and takes an explicit identity coding', async () => {
+    const res = await both({
+      headers: withSecret({ 'x-node-secret': 'S', 'content-encoding': 'identity' }),
+      body: report(12),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['accept-encoding']).toBe('gzip');
+    expect(pair.routed()).toBe(0);
+  });
+
+  it.each([
+    ['a stream that is not gzip', Buffer.from('{"version":"1"}'), 400, 'invalid_request'],
+    ['a truncated gzip stream', gz(report()).subarray(0, 40), 400, 'invalid_request'],
+    ['gzip of malformed JSON', gz('{"version":'), 400, 'invalid_request'],
+    [
+      'gzip decoding to more than 1 MiB',
+      gz(Buffer.alloc(1024 * 1024 + 1, 32)),
+      413,
+      'body_too_large',
+    ],
+  ])('answers %s like the route', async (_name, body, status, code) => {
+    const res = await both({ headers: withSecret(zipped), body });
+    expect(res.status).toBe(status);
+    expect((JSON.parse(res.body.toString()) as { code: string }).code).toBe(code);
+    expect(res.headers['accept-encoding']).toBe('gzip');
+    expect(pair.routed()).toBe(0);
+  });
+
+  it.each(['br', 'deflate', 'gzip, gzip'])(
+    'leaves Content-Encoding %j to the router, which answers 415 naming gzip',
+    async (coding) => {
+      const res = await both({
+        headers: withSecret({ 'x-node-secret': 'S', 'content-encoding': coding }),
+        body: gz(report(13)),
+      });
+      expect(res.status).toBe(415);
+      expect((JSON.parse(res.body.toString()) as { code: string }).code).toBe(
+        'unsupported_media_type',
+      );
+      expect(res.headers['accept-encoding']).toBe('gzip');
       expect(pair.routed()).toBe(1);
     },
   );

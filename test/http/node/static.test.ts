@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { seedNode } from '../../support/seed-nodes.js';
@@ -258,5 +259,53 @@ describe('POST /api/node/static', () => {
       expect(res.json()).toMatchObject({ code: 'invalid_static_payload' });
       expect(nodeRow(id).static_json).toBeNull();
     });
+  });
+});
+
+describe('POST /api/node/static with a gzip body', () => {
+  const postEncoded = (secret: string, payload: Buffer, coding = 'gzip') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/node/static',
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': coding,
+        'x-node-secret': secret,
+      },
+      payload,
+    });
+
+  it('decodes it, stores the facts and lists gzip in Accept-Encoding', async () => {
+    const { id, secret } = seedNode(t.deps);
+    const res = await postEncoded(secret, gzipSync(JSON.stringify(agentStatic())));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('ok');
+    expect(res.headers['accept-encoding']).toBe('gzip');
+    expect(nodeRow(id).hostname).toBe('web-01.example.net');
+  });
+
+  it.each([
+    ['not gzip', Buffer.from('{}'), 400, 'invalid_request'],
+    [
+      'decoding past the 1 MiB limit',
+      gzipSync(Buffer.alloc(1024 * 1024 + 1, 32)),
+      413,
+      'body_too_large',
+    ],
+    ['gzip of a duplicate key', gzipSync('{"version":"1","version":"2"}'), 400, 'invalid_request'],
+  ])('refuses a body %s', async (_name, payload, status, code) => {
+    const { id, secret } = seedNode(t.deps);
+    const res = await postEncoded(secret, payload);
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ code });
+    expect(nodeRow(id).static_json).toBeNull();
+  });
+
+  it('refuses any other content coding with 415, naming gzip', async () => {
+    const { secret } = seedNode(t.deps);
+    const res = await postEncoded(secret, Buffer.from(JSON.stringify(agentStatic())), 'br');
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(res.headers['accept-encoding']).toBe('gzip');
   });
 });

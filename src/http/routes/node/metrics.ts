@@ -27,6 +27,7 @@ export function nodeMetricsRoute(deps: AppDeps) {
     auth: 'node',
     errors: ['invalid_metrics', 'service_unavailable'],
     bodyLimit: NODE_BODY_LIMIT,
+    gzipBody: true,
     rawBody: true,
     schema: { response: { 200: MetricsResponse } },
     handler: async (req) => {

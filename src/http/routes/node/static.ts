@@ -11,6 +11,7 @@ export function nodeStaticRoute(deps: AppDeps) {
     auth: 'node',
     errors: ['invalid_static_payload', 'service_unavailable'],
     bodyLimit: NODE_BODY_LIMIT,
+    gzipBody: true,
     schema: { body: StaticReportSchema },
     handler: async (req, reply) => {
       const { nodeId } = nodeOf(req);

@@ -16,7 +16,12 @@ describe('POST /api/admin/nodes/{id}/upgrade without a bundled agent', () => {
     try {
       const admin = await adminHeaders(t);
       const node = await nodeApi(t, () => admin).create();
-      setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', arch: 'amd64' });
+      setReported(t, node.id, {
+        agent_version: '0.2.5',
+        os: 'linux',
+        platform: 'debian',
+        arch: 'amd64',
+      });
       t.deps.nodeUpgrades.agents.observe(node.id, 'Go-http-client/1.1');
       const res = await t.app.inject({
         method: 'POST',
@@ -45,7 +50,12 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
   beforeEach(async () => {
     await resetFleet(t);
     node = await nodeApi(t, () => admin).create();
-    setReported(t, node.id, { agent_version: '0.2.3', os: 'linux', arch: 'x86_64' });
+    setReported(t, node.id, {
+      agent_version: '0.2.3',
+      os: 'linux',
+      platform: 'debian',
+      arch: 'x86_64',
+    });
     // The node's last report came from Ithiltir-node (Go's default User-Agent).
     t.deps.nodeUpgrades.agents.observe(node.id, 'Go-http-client/1.1');
   });
@@ -146,6 +156,24 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.9');
     expect(new URL(manifest?.url ?? '').pathname).toBe('/deploy/linux/node_linux_amd64_musl');
   });
+  it('offers Ithiltir-node on Alpine the musl build: its User-Agent does not name the C library', async () => {
+    writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64_musl'), 'musl build');
+    setReported(t, node.id, { platform: 'alpine' });
+    expect((await upgrade()).statusCode).toBe(204);
+    const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.3');
+    expect(new URL(manifest?.url ?? '').pathname).toBe('/deploy/linux/node_linux_amd64_musl');
+  });
+
+  it.each(['void', 'gentoo', ''])(
+    'refuses Ithiltir-node on a distribution whose C library is unknown (%j) with 409',
+    async (platform) => {
+      setReported(t, node.id, { platform });
+      const res = await upgrade();
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
+      expect(res.json<{ message: string }>().message).toMatch(/glibc or musl/);
+    },
+  );
 });
 
 describe('upgrade manifests in the metrics answer (bundled agent 0.4.0)', () => {
@@ -162,7 +190,12 @@ describe('upgrade manifests in the metrics answer (bundled agent 0.4.0)', () => 
 
   async function queuedNode(version: string) {
     const node = await nodeApi(t, () => admin).create();
-    setReported(t, node.id, { agent_version: version, os: 'linux', arch: 'x86_64' });
+    setReported(t, node.id, {
+      agent_version: version,
+      os: 'linux',
+      platform: 'debian',
+      arch: 'x86_64',
+    });
     t.deps.nodeUpgrades.agents.observe(node.id, `nodeagent/${version} (linux; amd64; standalone)`);
     const res = await t.app.inject({
       method: 'POST',
