@@ -29,7 +29,7 @@ build: deps web-build
 # Every platform: linux amd64/arm64 (glibc, musl), macOS amd64/arm64, Windows amd64/arm64,
 # each header-checked, gzip copies made, then published to $$DASH_HOME/deploy (default ./data).
 agents: build
-	$(AGENT_BUILD) --all --gzip --check
+	$(AGENT_BUILD) --all --gzip=max --check
 	DASH_HOME=$${DASH_HOME:-./data} node --import tsx scripts/publish-agents.ts
 
 # Only this machine's platform (what `make run` publishes).

@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -13,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentBinaryProblem } from './agent-binaries.js';
 import { AGENT_TARGETS, type AgentTarget } from './agent-targets.js';
+import { DigestCache } from './digest-cache.js';
 
 /** Where scripts/build-agent-binaries.ts leaves the standalone agents (`make agents`, `make run`). */
 export const DEFAULT_AGENT_BIN_DIR = join(
@@ -36,15 +35,12 @@ export interface AgentAssetsResult {
   missing: string[];
   /** Builds refused because their header does not match the target (asset path: reason). */
   rejected: string[];
+  /** Files read to compute a digest (0 on a start where nothing changed). */
+  hashed: number;
 }
 
-function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
-function sameFile(a: string, b: string): boolean {
-  return existsSync(b) && statSync(a).size === statSync(b).size && sha256File(a) === sha256File(b);
-}
+/** Where the digests of builds and published copies are kept between starts. */
+export const DIGEST_CACHE_FILE = 'deploy-digests.json';
 
 /** Copies over `dest` atomically (temporary name, then rename). */
 function replaceFile(src: string, dest: string, mode: number): void {
@@ -60,7 +56,28 @@ function replaceFile(src: string, dest: string, mode: number): void {
   }
 }
 
-function publishOne(t: AgentTarget, binDir: string, deployDir: string, r: AgentAssetsResult): void {
+/** Publishes `src` as `dest` unless it holds the same bytes already; true when written. */
+function publishFile(src: string, dest: string, mode: number, digests: DigestCache): boolean {
+  const digest = digests.digest(src);
+  if (
+    existsSync(dest) &&
+    statSync(dest).size === statSync(src).size &&
+    digests.digest(dest) === digest
+  ) {
+    return false;
+  }
+  replaceFile(src, dest, mode);
+  digests.remember(dest, digest);
+  return true;
+}
+
+function publishOne(
+  t: AgentTarget,
+  binDir: string,
+  deployDir: string,
+  r: AgentAssetsResult,
+  digests: DigestCache,
+): void {
   const src = join(binDir, t.asset);
   if (!existsSync(src)) {
     r.missing.push(t.asset);
@@ -73,15 +90,21 @@ function publishOne(t: AgentTarget, binDir: string, deployDir: string, r: AgentA
   }
   const dest = join(deployDir, t.asset);
   const gz = `${src}.gz`;
-  if (sameFile(src, dest)) {
+  const digest = digests.digest(src);
+  const same =
+    existsSync(dest) &&
+    statSync(dest).size === statSync(src).size &&
+    digests.digest(dest) === digest;
+  if (same) {
     r.unchanged.push(t.asset);
   } else {
     // The old .gz goes first: it must never be served next to a binary it does not match.
     rmSync(`${dest}.gz`, { force: true });
     replaceFile(src, dest, 0o755);
+    digests.remember(dest, digest);
     r.written.push(t.asset);
   }
-  if (existsSync(gz) && !sameFile(gz, `${dest}.gz`)) replaceFile(gz, `${dest}.gz`, 0o644);
+  if (existsSync(gz)) publishFile(gz, `${dest}.gz`, 0o644, digests);
 }
 
 /**
@@ -89,14 +112,25 @@ function publishOne(t: AgentTarget, binDir: string, deployDir: string, r: AgentA
  * target are published. Each asset is replaced atomically, so a node downloading during an upgrade
  * never reads half a file; identical assets are not rewritten, which keeps their mtime (and Dash's
  * digest cache) stable. A `.gz` copy made by the build is published next to its binary and served
- * to clients that accept gzip.
+ * to clients that accept gzip. Digests are kept in $DASH_HOME/deploy-digests.json (DigestCache),
+ * so a start with nothing new reads no build at all.
  */
 export function publishAgentAssets(
   dashHome: string,
   binDir: string = DEFAULT_AGENT_BIN_DIR,
 ): AgentAssetsResult {
-  const result: AgentAssetsResult = { written: [], unchanged: [], missing: [], rejected: [] };
+  const result: AgentAssetsResult = {
+    written: [],
+    unchanged: [],
+    missing: [],
+    rejected: [],
+    hashed: 0,
+  };
   const deployDir = join(dashHome, 'deploy');
-  for (const t of AGENT_TARGETS) publishOne(t, binDir, deployDir, result);
+  mkdirSync(dashHome, { recursive: true });
+  const digests = new DigestCache(join(dashHome, DIGEST_CACHE_FILE));
+  for (const t of AGENT_TARGETS) publishOne(t, binDir, deployDir, result, digests);
+  digests.save();
+  result.hashed = digests.hashed;
   return result;
 }

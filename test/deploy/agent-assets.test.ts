@@ -3,6 +3,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -10,7 +11,11 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_ASSET_PATHS, publishAgentAssets } from '../../src/deploy/agent-assets.js';
+import {
+  AGENT_ASSET_PATHS,
+  DIGEST_CACHE_FILE,
+  publishAgentAssets,
+} from '../../src/deploy/agent-assets.js';
 import { AGENT_TARGETS } from '../../src/deploy/agent-targets.js';
 import { fakeBuild } from '../support/exe-headers.js';
 
@@ -35,6 +40,7 @@ describe('publishing the standalone agents under $DASH_HOME/deploy', () => {
       unchanged: [],
       missing: [],
       rejected: [],
+      hashed: AGENT_ASSET_PATHS.length,
     });
     for (const rel of AGENT_ASSET_PATHS) {
       const file = join(home, 'deploy', rel);
@@ -75,6 +81,30 @@ describe('publishing the standalone agents under $DASH_HOME/deploy', () => {
     utimesSync(file, past, past);
     expect(publishAgentAssets(home, bins).written).toEqual([]);
     expect(statSync(file).mtimeMs).toBe(past.getTime());
+  });
+
+  it('reads no build on a start where nothing changed (digests cached by size, mtime, inode)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'dash-home-'));
+    const bins = binDir('v1');
+    for (const rel of AGENT_ASSET_PATHS.slice(0, 2)) writeFileSync(join(bins, `${rel}.gz`), rel);
+    expect(publishAgentAssets(home, bins).hashed).toBe(AGENT_ASSET_PATHS.length + 2);
+    const again = publishAgentAssets(home, bins);
+    expect(again).toMatchObject({ written: [], hashed: 0 });
+    expect(again.unchanged).toHaveLength(AGENT_ASSET_PATHS.length);
+    // A new build arrives by rename (new inode, new mtime): only it is read, and published.
+    const t = AGENT_TARGETS[1]!;
+    const file = join(bins, t.asset);
+    writeFileSync(`${file}.new`, fakeBuild(t, 'v2-longer'));
+    renameSync(`${file}.new`, file);
+    const third = publishAgentAssets(home, bins);
+    expect(third).toMatchObject({ written: [t.asset], hashed: 1 });
+    expect(readFileSync(join(home, 'deploy', t.asset))).toEqual(readFileSync(file));
+    // A lost or corrupt cache only costs a re-read.
+    writeFileSync(join(home, DIGEST_CACHE_FILE), '{not json');
+    expect(publishAgentAssets(home, bins)).toMatchObject({
+      written: [],
+      hashed: 2 * AGENT_ASSET_PATHS.length + 4,
+    });
   });
 
   it('replaces changed assets and publishes the gzip copy next to its binary', () => {
