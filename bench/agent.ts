@@ -35,6 +35,9 @@ interface Usage {
   cpuSeconds: number;
   rssMiB: number;
   peakMiB: number;
+  /** Anonymous (heap) pages, and file pages (mostly the executable's own code, clean). */
+  anonMiB: number;
+  fileMiB: number;
 }
 
 /** CPU time (user + system) and memory of a process, from /proc/<pid>. */
@@ -48,6 +51,8 @@ function usage(pid: number): Usage {
     cpuSeconds: ticks / clockTicks,
     rssMiB: kb('VmRSS') / 1024,
     peakMiB: kb('VmHWM') / 1024,
+    anonMiB: kb('RssAnon') / 1024,
+    fileMiB: kb('RssFile') / 1024,
   };
 }
 
@@ -56,6 +61,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Measured {
   rss_mib: number;
   peak_rss_mib: number;
+  anon_mib: number;
+  file_mib: number;
   cpu_seconds_per_hour: number;
   cpu_percent_of_one_core: number;
 }
@@ -68,8 +75,13 @@ async function main(): Promise<void> {
   }
   let reports = 0;
   let statics = 0;
+  let gzipBodies = 0;
+  let bodyBytes = 0;
+  // Answers like Dash, including `Accept-Encoding: gzip`, so the agents compress as they would.
   const server = createServer((req, res) => {
-    req.resume();
+    if (req.headers['content-encoding'] === 'gzip') gzipBodies++;
+    req.on('data', (c: Buffer) => (bodyBytes += c.length));
+    res.setHeader('Accept-Encoding', 'gzip');
     req.on('end', () => {
       if (req.url?.endsWith('/static')) {
         statics++;
@@ -113,6 +125,8 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const before = processes.map(([, c]) => usage(c.pid!));
     const reports0 = reports;
+    const gzip0 = gzipBodies;
+    const bytes0 = bodyBytes;
     await sleep(SECONDS * 1000);
     const elapsed = (performance.now() - t0) / 1000;
     const measured: Record<string, Measured> = {};
@@ -123,6 +137,8 @@ async function main(): Promise<void> {
       measured[name] = {
         rss_mib: +u1.rssMiB.toFixed(1),
         peak_rss_mib: +u1.peakMiB.toFixed(1),
+        anon_mib: +u1.anonMiB.toFixed(1),
+        file_mib: +u1.fileMiB.toFixed(1),
         cpu_seconds_per_hour: +perHour.toFixed(2),
         cpu_percent_of_one_core: +((perHour / 3600) * 100).toFixed(3),
       };
@@ -138,6 +154,8 @@ async function main(): Promise<void> {
       seconds: Math.round(elapsed),
       interval_seconds: INTERVAL,
       reports_received: reports - reports0,
+      gzip_bodies: gzipBodies - gzip0,
+      body_bytes_per_report: Math.round((bodyBytes - bytes0) / Math.max(1, reports - reports0)),
       static_received: statics,
       clock_ticks_per_second: clockTicks,
       processes: measured,
@@ -146,11 +164,11 @@ async function main(): Promise<void> {
     };
     const mb = (n: number) => (n / 1e6).toFixed(1);
     const lines = [
-      `agent footprint over ${result.seconds}s at a ${INTERVAL}s interval (${result.reports_received} reports from 2 agents)`,
-      `                      RSS now   RSS peak   CPU s/hour   % of one core`,
+      `agent footprint over ${result.seconds}s at a ${INTERVAL}s interval (${result.reports_received} reports from 2 agents, ${result.gzip_bodies} gzip-encoded, ${result.body_bytes_per_report} bytes each on average)`,
+      `                      RSS now   RSS peak   (anon + file)     CPU s/hour   % of one core`,
       ...Object.entries(measured).map(
         ([name, m]) =>
-          `  ${name.padEnd(18)} ${m.rss_mib.toFixed(1).padStart(6)} MiB ${m.peak_rss_mib.toFixed(1).padStart(6)} MiB ${m.cpu_seconds_per_hour.toFixed(2).padStart(10)} ${m.cpu_percent_of_one_core.toFixed(3).padStart(13)}`,
+          `  ${name.padEnd(18)} ${m.rss_mib.toFixed(1).padStart(6)} MiB ${m.peak_rss_mib.toFixed(1).padStart(6)} MiB  (${m.anon_mib.toFixed(1).padStart(4)} + ${m.file_mib.toFixed(1).padStart(4)})  ${m.cpu_seconds_per_hour.toFixed(2).padStart(10)} ${m.cpu_percent_of_one_core.toFixed(3).padStart(13)}`,
       ),
       '  downloads (MB = 10^6 bytes):',
       ...downloads.map(
