@@ -221,7 +221,8 @@ export class TrafficReads {
         stats: presentStats(raw, {
           direction: ctx.direction,
           p95Enabled: ctx.node.trafficP95Enabled,
-          periodEnd: day.end,
+          // A day is complete once it has ended, not where its window stops at `now`.
+          periodEnd: day.dayEnd,
           now,
         }),
       });

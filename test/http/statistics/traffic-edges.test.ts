@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../support/build-app.js';
+import { adminHeaders } from '../../support/credentials.js';
+import { seedNode } from '../../support/seed-nodes.js';
+import type { DailyItem } from '../../../src/domain/traffic/reads.js';
+
+/** Defects found re-checking the traffic reads as a user comparing them with a bill would. */
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+let t: TestApp;
+let admin: Record<string, string>;
+let nodeId: number;
+
+beforeEach(async () => {
+  t = await buildTestApp();
+  await t.deps.scheduler.stop();
+  admin = await adminHeaders(t);
+  nodeId = seedNode(t.deps).id;
+  await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
+});
+afterEach(async () => t.close());
+
+/** One sample a minute over [from, to], `rate` B/s in each direction. */
+async function feed(from: number, to: number, rate = 100) {
+  for (let at = from; at <= to; at += MIN) {
+    const n = ((at - from) / 1000) * rate;
+    t.deps.traffic.collector.enqueue({
+      nodeId,
+      receivedAt: at,
+      ifaces: [{ name: 'eth0', rx: n, tx: n }],
+    });
+  }
+  await t.deps.traffic.collector.flush();
+}
+async function at(ms: number) {
+  t.clock.set(ms);
+  admin = await adminHeaders(t);
+}
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: admin });
+
+describe('traffic reads at their edges', () => {
+  it('daily: today is not complete before it ends, although its window stops at now', async () => {
+    const start = Date.UTC(2026, 10, 20, 18);
+    const now = Date.UTC(2026, 10, 21, 10);
+    await feed(start, now);
+    await at(now);
+    const res = await get(`/api/statistics/traffic/daily?server_id=${nodeId}&iface=eth0`);
+    const items = res.json<{ items: DailyItem[] }>().items;
+    expect(items.map((i) => [i.start, i.end, i.stats.cycle_complete, i.stats.status])).toEqual([
+      ['2026-11-20T18:00:00Z', '2026-11-21T00:00:00Z', true, 'grace'],
+      ['2026-11-21T00:00:00Z', '2026-11-21T10:00:00Z', false, 'provisional'],
+    ]);
+    expect(items[1]!.stats.in_bytes).toBe((10 * HOUR) / 10);
+  });
+});
