@@ -11,7 +11,6 @@ import type { TrafficAdjustment } from '../../../src/protocol/traffic.js';
  * the figures return to raw.
  */
 
-const DAY = 86_400_000;
 const FIVE = 300_000;
 const FROM = Date.UTC(2026, 9, 21);
 const NOW = Date.UTC(2026, 10, 11);
@@ -59,9 +58,9 @@ const get = async <T>(url: string) => {
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
   return res.json<T>();
 };
-const q = { toString: () => `server_id=${nodeId}&iface=eth0` };
+const q = () => `server_id=${nodeId}&iface=eth0`;
 const monthly = () =>
-  get<{ items: TrafficSummary[] }>(`/api/statistics/traffic/monthly?${q}&months=2`);
+  get<{ items: TrafficSummary[] }>(`/api/statistics/traffic/monthly?${q()}&months=2`);
 const bill = {
   iface: 'eth0',
   cycle_start: '2026-10-01T00:00:00Z',
@@ -124,7 +123,7 @@ describe('traffic calibration', () => {
   });
 
   it('estimates the current cycle and its forecast with the latest bill’s ratio', async () => {
-    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q}`);
+    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q()}`);
     expect(s.stats.adjusted_selected_bytes).toBe(Math.round(NOV_OUT * 1.1));
     expect(s.stats.calibration?.basis).toBe('estimate');
     const f = s.forecast!;
@@ -135,7 +134,7 @@ describe('traffic calibration', () => {
 
   it('gives each day of the billed cycle its share and days of the current one an estimate', async () => {
     const prev = await get<{ items: DailyItem[] }>(
-      `/api/statistics/traffic/daily?${q}&period=previous`,
+      `/api/statistics/traffic/daily?${q()}&period=previous`,
     );
     expect(prev.items).toHaveLength(11);
     expect(new Set(prev.items.map((d) => d.stats.calibration?.basis))).toEqual(
@@ -143,7 +142,7 @@ describe('traffic calibration', () => {
     );
     const sum = prev.items.reduce((n, d) => n + (d.stats.adjusted_out_bytes ?? 0), 0);
     expect(Math.abs(sum - BILLED)).toBeLessThanOrEqual(prev.items.length);
-    const cur = await get<{ items: DailyItem[] }>(`/api/statistics/traffic/daily?${q}`);
+    const cur = await get<{ items: DailyItem[] }>(`/api/statistics/traffic/daily?${q()}`);
     expect(cur.items[0]?.stats.calibration?.basis).toBe('estimate');
   });
 
@@ -174,7 +173,7 @@ describe('traffic calibration', () => {
       expect(item.stats).not.toHaveProperty('adjusted_selected_bytes');
       expect(item.stats).not.toHaveProperty('calibration');
     }
-    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q}`);
+    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q()}`);
     expect(s.forecast).not.toHaveProperty('adjusted_projected_selected_bytes');
     const again = await post(url);
     expect(again.statusCode).toBe(409);
@@ -187,7 +186,7 @@ describe('traffic calibration', () => {
     const res = await post(base(), bill);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ raw_bytes: OCT_OUT });
-    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q}`);
+    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q()}`);
     expect(s.usage_mode).toBe('lite');
     expect(s.stats.calibration?.basis).toBe('estimate');
     expect(s.stats.adjusted_selected_bytes).toBe(Math.round(s.stats.selected_bytes * 1.1));
@@ -210,7 +209,7 @@ describe('traffic calibration', () => {
     expect(list.every((a) => !a.matches_cycle)).toBe(true);
     // 15 October – 15 November is the current cycle now. October's bill overlaps it, so it is
     // no bill of an earlier cycle either: nothing applies.
-    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q}`);
+    const s = await get<TrafficSummary>(`/api/statistics/traffic/summary?${q()}`);
     expect(s.cycle.start).toBe('2026-10-15T00:00:00Z');
     expect(s.stats).not.toHaveProperty('calibration');
     const restore = await t.app.inject({
