@@ -152,7 +152,7 @@ describe('Traffic page', () => {
     await renderApp('/nodes/1/traffic', { admin: true });
     const cur = await screen.findByRole('region', { name: en.traffic.current });
     const adjusted = within(cur).getByTestId('traffic-adjusted');
-    expect(adjusted).toHaveTextContent(en.traffic.adjusted.estimate);
+    expect(adjusted).toHaveTextContent(en.traffic.adjusted.estimate!);
     expect(adjusted).toHaveTextContent('102 GiB');
     expect(adjusted).toHaveTextContent('1.100');
     const f = within(cur).getByTestId('traffic-forecast');
