@@ -80,6 +80,7 @@ export function createTraffic(d: {
     clock: d.clock,
     retentionMs,
     onError: (err) => d.log.error({ err }, 'traffic rebuild failed'),
+    exclusive: (work) => collector.exclusive(work),
   });
   return {
     collector,

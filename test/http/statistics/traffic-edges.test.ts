@@ -3,6 +3,8 @@ import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { seedNode } from '../../support/seed-nodes.js';
 import type { DailyItem } from '../../../src/domain/traffic/reads.js';
+import { TrafficRebuild } from '../../../src/domain/traffic/rebuild.js';
+import type { TrafficRepo } from '../../../src/store/ports.js';
 
 /** Defects found re-checking the traffic reads as a user comparing them with a bill would. */
 
@@ -52,5 +54,58 @@ describe('traffic reads at their edges', () => {
       ['2026-11-21T00:00:00Z', '2026-11-21T10:00:00Z', false, 'provisional'],
     ]);
     expect(items[1]!.stats.in_bytes).toBe((10 * HOUR) / 10);
+  });
+
+  it('rebuild: samples collected while a chunk is being rewritten are not lost', async () => {
+    const start = Date.UTC(2026, 10, 21, 6);
+    await feed(start, start + 60 * MIN);
+    t.clock.set(start + 60 * MIN);
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let arrived = () => {};
+    const reached = new Promise<void>((r) => (arrived = r));
+    const repo = t.deps.store.traffic;
+    // Holds the chunk between reading its counters and writing its facts.
+    const gated: TrafficRepo = {
+      ...repo,
+      async countersAround(nodeId, from, to) {
+        const out = await repo.countersAround(nodeId, from, to);
+        arrived();
+        await gate;
+        return out;
+      },
+    };
+    const rebuild = new TrafficRebuild({
+      nodes: t.deps.store.nodes,
+      traffic: gated,
+      settings: t.deps.trafficSettings,
+      clock: t.clock,
+      retentionMs: 45 * 24 * HOUR,
+      onError: (err) => {
+        throw err;
+      },
+      exclusive: (work) => t.deps.traffic.collector.exclusive(work),
+    });
+    await rebuild.start(nodeId);
+    await reached;
+    // Five more minutes of samples arrive and are collected meanwhile.
+    for (let at = start + 61 * MIN; at <= start + 65 * MIN; at += MIN) {
+      const n = ((at - start) / 1000) * 100;
+      t.deps.traffic.collector.enqueue({
+        nodeId,
+        receivedAt: at,
+        ifaces: [{ name: 'eth0', rx: n, tx: n }],
+      });
+    }
+    const flushed = t.deps.traffic.collector.flush();
+    await new Promise((r) => setImmediate(r));
+    release();
+    await flushed;
+    await rebuild.settled();
+    expect(rebuild.current().status).toBe('completed');
+    const { total } = t.deps.store.raw
+      .prepare('SELECT sum(in_bytes) AS total FROM traffic_5m WHERE node_id = ?')
+      .get(nodeId) as { total: number };
+    expect(total).toBe(65 * 60 * 100);
   });
 });
