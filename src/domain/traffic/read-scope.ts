@@ -49,7 +49,12 @@ export class ReadScope {
   private readonly raws = new Map<string, Promise<PeriodRaw>>();
 
   constructor(
-    private readonly d: { traffic: TrafficRepo; adjustments: TrafficAdjustmentsRepo },
+    private readonly d: {
+      traffic: TrafficRepo;
+      adjustments: TrafficAdjustmentsRepo;
+      /** Counters and facts older than this are pruned. */
+      retentionMs: number;
+    },
     readonly ctx: ReadContext,
     readonly iface: string,
     readonly now: number,
@@ -104,6 +109,19 @@ export class ReadScope {
           hasData: true,
           stale: this.range === undefined || this.range.first > w.start,
         };
+      }
+      // No snapshot (the cycle closed in Lite mode, or before the hourly job saw it) and its
+      // facts partly or wholly expired: the cycle's accumulator still has all of it.
+      if (w.start < this.now - this.d.retentionMs) {
+        const usage = await this.d.traffic.usage(this.ctx.node.id, this.iface, w.start);
+        if (usage && usage.cycleEnd === w.end) {
+          const raw = liteStats(usage, { ...w, now: this.now });
+          return {
+            raw: { ...raw, p95Status: 'snapshot_without_p95' },
+            hasData: true,
+            stale: true,
+          };
+        }
       }
     }
     return this.live(w);

@@ -88,6 +88,7 @@ export class TrafficReads {
       settings: TrafficSettingsService;
       clock: Clock;
       appZone: string;
+      retentionMs: number;
     },
   ) {}
 

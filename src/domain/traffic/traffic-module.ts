@@ -66,6 +66,7 @@ export function createTraffic(d: {
     settings: d.settings,
     clock: d.clock,
     appZone: d.appZone,
+    retentionMs,
   });
   const adjustments = new TrafficAdjustments({
     repo: d.adjustments,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { seedNode } from '../../support/seed-nodes.js';
-import type { DailyItem } from '../../../src/domain/traffic/reads.js';
+import type { DailyItem, TrafficSummary } from '../../../src/domain/traffic/reads.js';
 import { TrafficRebuild } from '../../../src/domain/traffic/rebuild.js';
 import type { TrafficRepo } from '../../../src/store/ports.js';
 
@@ -107,5 +107,28 @@ describe('traffic reads at their edges', () => {
       .prepare('SELECT sum(in_bytes) AS total FROM traffic_5m WHERE node_id = ?')
       .get(nodeId) as { total: number };
     expect(total).toBe(65 * 60 * 100);
+  });
+
+  it('billing monthly: a cycle past retention without a snapshot comes from its accumulator', async () => {
+    // Collected in Lite mode (no snapshots are stored then), then switched to Billing after
+    // the counters and facts of September expired.
+    await t.deps.trafficSettings.patch({ usage_mode: 'lite' });
+    const sept = Date.UTC(2026, 8, 10);
+    await feed(sept, sept + 6 * HOUR);
+    const now = Date.UTC(2026, 10, 21, 12);
+    await t.deps.traffic.maintain(now);
+    await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
+    await at(now);
+    const res = await get(
+      `/api/statistics/traffic/monthly?server_id=${nodeId}&iface=eth0&months=3`,
+    );
+    const items = res.json<{ items: TrafficSummary[] }>().items;
+    expect(items.map((i) => [i.cycle.start, i.stats.in_bytes, i.stats.status])).toEqual([
+      ['2026-09-01T00:00:00Z', 6 * 3600 * 100, 'stale'],
+    ]);
+    expect(items[0]!.stats).toMatchObject({
+      p95_status: 'snapshot_without_p95',
+      selected_p95_bytes_per_sec: null,
+    });
   });
 });
