@@ -21,7 +21,7 @@ export const enTraffic = {
     max: 'Larger of inbound and outbound',
   },
   selectedDirections: { out: 'out', in: 'in', total: 'in + out' } as Record<string, string>,
-  billed: 'Billed traffic',
+  billed: 'Measured by Dash',
   inbound: 'Inbound',
   outbound: 'Outbound',
   p95: 'P95',
@@ -76,7 +76,7 @@ export const enTraffic = {
   noMonthly: 'No history yet.',
   columns: {
     cycle: 'Cycle',
-    billed: 'Billed',
+    billed: 'Measured',
     inbound: 'In',
     outbound: 'Out',
     p95: 'P95',

@@ -89,9 +89,17 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod;
   const summary = useAsync((sig) => fetchTrafficSummary(id, iface, sig), [id, iface]);
   const monthly = useAsync((sig) => fetchTrafficMonthly(id, iface, 12, sig), [id, iface]);
   const billing = summary.data?.usage_mode === 'billing';
+  // Until the summary says which mode is on, ask nothing (an early empty answer would show
+  // as "no daily figures" while the real ones load).
+  const known = summary.data !== undefined;
   const daily = useAsync(
-    (sig) => (billing ? fetchTrafficDaily(id, iface, period, sig) : Promise.resolve({ items: [] })),
-    [id, iface, period, billing],
+    (sig) =>
+      !known
+        ? new Promise<never>(() => {})
+        : billing
+          ? fetchTrafficDaily(id, iface, period, sig)
+          : Promise.resolve({ items: [] }),
+    [id, iface, period, billing, known],
   );
   if (summary.loading && !summary.data) return <Loading />;
   if (!summary.data) return <ErrorMessage error={summary.error} onRetry={summary.reload} />;
@@ -121,7 +129,9 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod;
           <Notice>{t.dailyLite}</Notice>
         ) : daily.error ? (
           <ErrorMessage error={daily.error} onRetry={daily.reload} />
-        ) : daily.data && daily.data.items.length > 0 ? (
+        ) : !daily.data ? (
+          <Loading />
+        ) : daily.data.items.length > 0 ? (
           <DailyBars days={daily.data.items} />
         ) : (
           <p className={`text-sm ${muted}`}>{t.noDaily}</p>
@@ -131,7 +141,9 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod;
         <h2 className="font-semibold">{t.monthly}</h2>
         {monthly.error ? (
           <ErrorMessage error={monthly.error} onRetry={monthly.reload} />
-        ) : monthly.data && monthly.data.items.length > 0 ? (
+        ) : !monthly.data ? (
+          <Loading />
+        ) : monthly.data.items.length > 0 ? (
           <MonthlyTable items={monthly.data.items} />
         ) : (
           <p className={`text-sm ${muted}`}>{t.noMonthly}</p>

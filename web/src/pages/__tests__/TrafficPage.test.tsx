@@ -235,5 +235,20 @@ describe('Traffic page', () => {
       ),
     );
     expect(await within(panel).findByText(en.traffic.calibration.revoked)).toBeInTheDocument();
+  }, 20_000);
+
+  it('shows daily and monthly figures as loading until they arrive, not as empty', async () => {
+    const never = () => new Promise<never>(() => {});
+    mockApi({
+      ...routes(),
+      'GET /api/statistics/traffic/daily': never,
+      'GET /api/statistics/traffic/monthly': never,
+    });
+    await renderApp('/nodes/1/traffic', { admin: true });
+    const daily = await screen.findByRole('region', { name: en.traffic.daily });
+    expect(within(daily).getByRole('status')).toHaveTextContent(en.app.loading);
+    expect(within(daily).queryByText(en.traffic.noDaily)).toBeNull();
+    const monthly = screen.getByRole('region', { name: en.traffic.monthly });
+    expect(within(monthly).queryByText(en.traffic.noMonthly)).toBeNull();
   });
 });
