@@ -183,6 +183,9 @@ describe('traffic pages', () => {
     await panel.getByText('Bill revoked; figures are raw again.').waitFor();
     await expect.poll(() => row.innerText(), WAIT).toContain('Revoked');
     await expect.poll(() => adjusted.count(), WAIT).toBe(0);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Monthly history' }).innerText(), WAIT)
+      .not.toMatch(/\((bill|estimate)\)/);
     await shot(page, 'traffic-06-revoked');
   });
 });

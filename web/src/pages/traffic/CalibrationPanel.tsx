@@ -185,7 +185,7 @@ function Row(props: { a: TrafficAdjustment; onRevoke: (a: TrafficAdjustment) => 
       <td className="max-w-48 py-1 pr-2 break-words">{a.note}</td>
       <td className="py-1 pr-2">
         {t.status[a.status]}
-        <div className={`text-xs ${muted}`}>{formatDateTime(a.created_at)}</div>
+        <div className={`text-xs ${muted}`}>{formatDateTime(a.revoked_at ?? a.created_at)}</div>
       </td>
       <td className="py-1">
         {a.status === 'active' &&
