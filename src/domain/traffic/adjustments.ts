@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
+import { rfc3339 } from '../../platform/time-format.js';
 import type { TrafficAdjustment } from '../../protocol/traffic.js';
 import type { TrafficAdjustmentsRepo } from '../../store/ports.js';
 import { parseAdjustmentInput, presentAdjustment, rawIn } from './calibration.js';
@@ -37,7 +38,7 @@ export class TrafficAdjustments {
     if (w.start !== input.cycleStart) {
       throw new AppError(
         'invalid_traffic_adjustment_cycle',
-        `cycle_start is not the start of one of this node's billing cycles (the cycle around it starts at ${new Date(w.start).toISOString()})`,
+        `cycle_start is not the start of one of this node's billing cycles (the cycle around it starts at ${rfc3339(w.start)})`,
       );
     }
     if (w.end > scope.now) throw new AppError('traffic_adjustment_cycle_open');

@@ -61,6 +61,7 @@ export function sqliteTrafficAdjustmentsRepo(db: BetterSqlite3.Database): Traffi
     `UPDATE traffic_adjustment SET revoked_at = ?, superseded_by = ?
      WHERE node_id = ? AND id = ? AND revoked_at IS NULL`,
   );
+  const link = db.prepare('UPDATE traffic_adjustment SET superseded_by = ? WHERE id = ?');
   const create = db.transaction((r: Omit<TrafficAdjustmentRow, 'id'>): number => {
     const old = current.get(r.nodeId, r.iface, r.cycleStart) as { id: number } | undefined;
     // Clear the slot of the unique "in force" index first, then point the old row at the new.
@@ -78,9 +79,7 @@ export function sqliteTrafficAdjustmentsRepo(db: BetterSqlite3.Database): Traffi
         r.createdAt,
       ).lastInsertRowid,
     );
-    if (old) {
-      db.prepare('UPDATE traffic_adjustment SET superseded_by = ? WHERE id = ?').run(id, old.id);
-    }
+    if (old) link.run(id, old.id);
     return id;
   });
 
