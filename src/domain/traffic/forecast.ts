@@ -62,8 +62,14 @@ export function forecast(input: {
   facts: readonly BucketFact[];
 }): TrafficForecast {
   const { raw, window: w, zone, direction, facts } = input;
-  const split = Math.min(Math.max(raw.effectiveEnd, raw.effectiveStart), w.end);
-  const days = completeDays(facts, raw.effectiveStart, split, zone);
+  // Only time with facts was observed: a day before the first or after the last one (the
+  // agent silent, its bytes not counted yet) is unknown, not a day without traffic.
+  const first = facts[0]?.bucket;
+  const last = facts.at(-1)?.bucket;
+  const end = Math.min(Math.max(raw.effectiveEnd, raw.effectiveStart), w.end);
+  const from = first === undefined ? end : Math.max(raw.effectiveStart, first);
+  const split = last === undefined ? end : Math.min(end, last + BUCKET_MS);
+  const days = completeDays(facts, from, Math.max(from, split), zone);
   const rest: DaySlot[] = localDays(split, w.end, zone).map((d) => ({
     days: (d.end - d.start) / DAY_MS,
     weekday: weekdayOf(d.date),
@@ -90,14 +96,14 @@ export function forecast(input: {
       p = pin;
     }
   }
-  const span = w.end - raw.effectiveStart;
+  const span = w.end - from;
   const base = {
     interval_level: FORECAST_LEVEL,
     days_observed: days.length,
     min_days: MIN_FORECAST_DAYS,
     days_remaining: Math.round(((w.end - split) / DAY_MS) * 1000) / 1000,
     projected_direction: dir,
-    observed_ratio: span <= 0 ? 1 : Math.min(1, (split - raw.effectiveStart) / span),
+    observed_ratio: span <= 0 ? 1 : Math.max(0, Math.min(1, (split - from) / span)),
   };
   if (!p) {
     return {

@@ -116,4 +116,28 @@ describe('traffic forecast', () => {
     expect(s.forecast?.projected_direction).toBe('in');
     expect(s.forecast?.projected_selected_bytes).toBe(Math.round(usedIn + (22 * usedIn) / 8));
   });
+
+  it('treats days without any data as unknown, not as idle days', async () => {
+    // Nothing at all yet: no projection.
+    t.deps.traffic.collector.enqueue({
+      nodeId,
+      receivedAt: NOV1 - 3_600_000,
+      ifaces: [{ name: 'eth0', rx: 0, tx: 0 }],
+    });
+    await t.deps.traffic.collector.flush();
+    const empty = await summary(NOV1 + 5 * DAY_S * 1000);
+    expect(empty.forecast).toMatchObject({ status: 'insufficient_data', days_observed: 0 });
+  });
+
+  it('projects the days the agent has been silent instead of counting them as zero', async () => {
+    // Six days of data, then the agent went quiet two days ago: 24 days are still to come.
+    await feed(6, () => ({ in: 10, out: 1000 }));
+    const s = await summary(NOV1 + 8 * DAY_S * 1000);
+    expect(s.forecast).toMatchObject({
+      status: 'available',
+      days_observed: 6,
+      days_remaining: 24,
+      projected_selected_bytes: 30 * DAY_S * 1000,
+    });
+  });
 });
