@@ -254,6 +254,7 @@ export async function createDeps(
   const traffic = createTraffic({
     nodes: store.nodes,
     traffic: store.traffic,
+    adjustments: store.trafficAdjustments,
     settings: trafficSettings,
     clock,
     log,

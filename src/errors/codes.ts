@@ -30,6 +30,26 @@ export const ERROR_CODES = {
   invalid_traffic_billing_anchor_date: { status: 400, message: 'invalid billing anchor date' },
   invalid_traffic_billing_timezone: { status: 400, message: 'unknown time zone' },
   invalid_traffic_direction_mode: { status: 400, message: 'invalid traffic direction mode' },
+  invalid_traffic_adjustment_iface: {
+    status: 400,
+    message: 'iface must name one interface: 1-64 characters, no control characters, not "all"',
+  },
+  invalid_traffic_adjustment_cycle: {
+    status: 400,
+    message: "cycle_start must be the RFC 3339 start of one of the node's billing cycles",
+  },
+  invalid_traffic_adjustment_direction: {
+    status: 400,
+    message: 'direction must be in, out or total',
+  },
+  invalid_traffic_adjustment_bytes: {
+    status: 400,
+    message: 'billed_bytes must be a positive integer of at most 2^53 - 1',
+  },
+  invalid_traffic_adjustment_note: {
+    status: 400,
+    message: 'note must be at most 255 characters without control characters',
+  },
   invalid_session: { status: 400, message: 'session id must not be blank' },
   invalid_secret: { status: 400, message: 'secret must be 8-128 characters after trimming' },
   billing_cycle_is_per_node: { status: 400, message: 'billing cycles are configured per node' },
@@ -63,6 +83,16 @@ export const ERROR_CODES = {
     message: 'traffic rebuild requires billing mode',
   },
   traffic_rebuild_running: { status: 409, message: 'a traffic rebuild is already running' },
+  traffic_adjustment_cycle_open: {
+    status: 409,
+    message: 'the billing cycle has not ended yet; record its bill once it has',
+  },
+  traffic_adjustment_no_data: {
+    status: 409,
+    message:
+      'Dash measured no traffic in this direction for the cycle, so there is nothing to calibrate',
+  },
+  traffic_adjustment_revoked: { status: 409, message: 'the adjustment is already revoked' },
   channel_changed: { status: 409, message: 'the channel changed; start again' },
   dash_update_current: { status: 409, message: 'already on the target version' },
   builtin_theme_not_deletable: { status: 409, message: 'built-in themes cannot be deleted' },

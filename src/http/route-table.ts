@@ -50,6 +50,11 @@ import {
   adminTrafficRebuildRoute,
   adminTrafficRebuildStateRoute,
 } from './routes/admin/nodes/traffic-rebuild.js';
+import {
+  adminTrafficAdjustmentsCreateRoute,
+  adminTrafficAdjustmentsListRoute,
+  adminTrafficAdjustmentsRevokeRoute,
+} from './routes/admin/nodes/traffic-adjustments.js';
 import { adminAlertRulesListRoute } from './routes/admin/alerts/rules-list.js';
 import { adminAlertRulesCreateRoute } from './routes/admin/alerts/rules-create.js';
 import { adminAlertRulesUpdateRoute } from './routes/admin/alerts/rules-update.js';
@@ -139,6 +144,9 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     trafficMonthlyRoute(deps),
     adminTrafficRebuildStateRoute(deps),
     adminTrafficRebuildRoute(deps),
+    adminTrafficAdjustmentsListRoute(deps),
+    adminTrafficAdjustmentsCreateRoute(deps),
+    adminTrafficAdjustmentsRevokeRoute(deps),
     adminAlertRulesListRoute(deps),
     adminAlertRulesCreateRoute(deps),
     adminAlertRulesUpdateRoute(deps),

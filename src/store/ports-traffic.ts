@@ -103,3 +103,40 @@ export interface TrafficRepo {
    * (accumulators and snapshots are small and outlive them). Returns rows deleted. */
   prune(before: number, limit: number): Promise<number>;
 }
+
+/** Which raw figure a recorded bill refers to. */
+export type AdjustmentDirection = 'in' | 'out' | 'total';
+
+/** A provider's billed bytes for one node, interface and billing cycle (calibration). */
+export interface TrafficAdjustmentRow {
+  id: number;
+  nodeId: number;
+  iface: string;
+  cycleStart: number;
+  cycleEnd: number;
+  direction: AdjustmentDirection;
+  billedBytes: number;
+  /** Dash's raw bytes in `direction` for the cycle when the bill was recorded. */
+  rawBytes: number;
+  note: string;
+  createdAt: number;
+  /** Set when revoked or superseded; the row itself is never deleted. */
+  revokedAt: number | null;
+  /** The newer record of the same cycle that replaced this one. */
+  supersededBy: number | null;
+}
+
+export type NewTrafficAdjustment = Omit<TrafficAdjustmentRow, 'id' | 'revokedAt' | 'supersededBy'>;
+
+export interface TrafficAdjustmentsRepo {
+  /** Every record of a node (optionally one interface), newest first, revoked ones included. */
+  list(nodeId: number, iface?: string): Promise<TrafficAdjustmentRow[]>;
+  /** Records in force for one interface, newest cycle first. */
+  active(nodeId: number, iface: string): Promise<TrafficAdjustmentRow[]>;
+  get(nodeId: number, id: number): Promise<TrafficAdjustmentRow | undefined>;
+  /** Inserts a record; the one in force for the same cycle (if any) is superseded by it, in
+   * the same transaction. */
+  create(row: NewTrafficAdjustment): Promise<TrafficAdjustmentRow>;
+  /** Marks a record in force as revoked; undefined when it is not in force. */
+  revoke(nodeId: number, id: number, at: number): Promise<TrafficAdjustmentRow | undefined>;
+}

@@ -55,6 +55,14 @@ export class TrafficCollector {
     return this.queue.length;
   }
 
+  /**
+   * Runs `work` while no flush or Lite replay runs (a rebuild chunk reads counters and then
+   * replaces facts: a flush in between would add facts the replacement then drops).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.inTurn(work);
+  }
+
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
     const run = this.turn.then(work, work);
     this.turn = run.catch(() => undefined);

@@ -114,20 +114,31 @@ export function recentCycles(cycle: NodeCycle, at: number, count: number): Cycle
   return out;
 }
 
+/** One local day clipped to a window; `dayStart`/`dayEnd` are its unclipped bounds. */
+export interface LocalDay {
+  date: string;
+  start: number;
+  end: number;
+  dayStart: number;
+  dayEnd: number;
+}
+
 /** Local days `[start, end)` in `zone` that overlap `[from, to)`, clipped to it. */
-export function localDays(
-  from: number,
-  to: number,
-  zone: string,
-): Array<{ date: string; start: number; end: number }> {
-  const out: Array<{ date: string; start: number; end: number }> = [];
+export function localDays(from: number, to: number, zone: string): LocalDay[] {
+  const out: LocalDay[] = [];
   let d = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(zone).toPlainDate();
   for (;;) {
     const s = startOf(d, zone);
     if (s >= to) break;
     const next = d.add({ days: 1 });
     const e = startOf(next, zone);
-    out.push({ date: d.toString(), start: Math.max(s, from), end: Math.min(e, to) });
+    out.push({
+      date: d.toString(),
+      start: Math.max(s, from),
+      end: Math.min(e, to),
+      dayStart: s,
+      dayEnd: e,
+    });
     d = next;
   }
   return out;

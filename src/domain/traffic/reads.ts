@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
 import { rfc3339 } from '../../platform/time-format.js';
-import type { NodeRow, NodesRepo, TrafficRepo, TrafficSnapshotRow } from '../../store/ports.js';
+import type { NodeRow, NodesRepo, TrafficAdjustmentsRepo, TrafficRepo } from '../../store/ports.js';
 import type { CycleMode } from '../nodes/cycle.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
 import {
@@ -14,13 +14,14 @@ import {
 } from './cycle-bounds.js';
 import {
   billingStats,
-  liteStats,
   presentStats,
   type DirectionMode,
   type RawStats,
   type TrafficStats,
 } from './stats.js';
 import { forecast, type TrafficForecast } from './forecast.js';
+import { forecastWithCalibration, withCalibration } from './calibration.js';
+import { ReadScope, type ReadContext } from './read-scope.js';
 
 export type Period = 'current' | 'previous';
 
@@ -75,16 +76,19 @@ export function nodeCycle(node: NodeRow, appZone: string): NodeCycle {
 /**
  * Traffic reads (spec §4.2, reference §6): each node's own cycle, the node's direction unless
  * it says `default`, Billing figures from 5-minute facts and Lite figures from the per-cycle
- * accumulators. Nothing here reads raw history.
+ * accumulators, plus calibrated figures where a recorded bill applies. Nothing here reads raw
+ * history.
  */
 export class TrafficReads {
   constructor(
     private readonly d: {
       nodes: NodesRepo;
       traffic: TrafficRepo;
+      adjustments: TrafficAdjustmentsRepo;
       settings: TrafficSettingsService;
       clock: Clock;
       appZone: string;
+      retentionMs: number;
     },
   ) {}
 
@@ -109,47 +113,34 @@ export class TrafficReads {
     return rows.map((r) => ({ name: r.iface }));
   }
 
-  private async context(q: TrafficQuery) {
-    const node = await this.node(q.nodeId, q.admin);
+  /** A read of one node's interface: its settings, then figures computed on demand. */
+  async scope(node: NodeRow, iface: string): Promise<ReadScope> {
     const settings = await this.d.settings.get();
-    const billing = settings.usage_mode === 'billing';
     const direction = (
       node.trafficDirectionMode === 'default' ? settings.direction_mode : node.trafficDirectionMode
     ) as DirectionMode;
-    const cycle = nodeCycle(node, this.d.appZone);
-    const ifaceRow = (await this.d.traffic.ifaces(node.id)).find((r) => r.iface === q.iface);
-    return { node, billing, direction, cycle, firstSampleAt: ifaceRow?.firstAt };
+    const ifaceRow = (await this.d.traffic.ifaces(node.id)).find((r) => r.iface === iface);
+    const ctx: ReadContext = {
+      node,
+      billing: settings.usage_mode === 'billing',
+      direction,
+      cycle: nodeCycle(node, this.d.appZone),
+      firstSampleAt: ifaceRow?.firstAt,
+    };
+    return new ReadScope(this.d, ctx, iface, this.d.clock.now());
   }
 
-  private async rawStats(
-    ctx: Awaited<ReturnType<TrafficReads['context']>>,
-    iface: string,
-    w: { start: number; end: number },
-    now: number,
-  ): Promise<{ raw: RawStats; hasData: boolean }> {
-    if (ctx.billing) {
-      const facts = await this.d.traffic.facts(ctx.node.id, iface, w.start, w.end);
-      const raw = billingStats(facts, {
-        start: w.start,
-        end: w.end,
-        now,
-        firstSampleAt: ctx.firstSampleAt,
-        p95Enabled: ctx.node.trafficP95Enabled,
-      });
-      return { raw, hasData: facts.length > 0 };
-    }
-    const usage = await this.d.traffic.usage(ctx.node.id, iface, w.start);
-    return { raw: liteStats(usage, { ...w, now }), hasData: usage !== undefined };
+  private async open(q: TrafficQuery): Promise<ReadScope> {
+    return this.scope(await this.node(q.nodeId, q.admin), q.iface);
   }
 
   private summaryOf(
-    ctx: Awaited<ReturnType<TrafficReads['context']>>,
-    iface: string,
+    scope: ReadScope,
     w: CycleWindow,
     raw: RawStats,
-    now: number,
     stale = false,
   ): TrafficSummary {
+    const { ctx, iface, now } = scope;
     const s: TrafficSummary = {
       server_id: ctx.node.id,
       iface,
@@ -177,31 +168,34 @@ export class TrafficReads {
 
   /** The current cycle (spec §4.2 summary), with a forecast to its end. */
   async summary(q: TrafficQuery): Promise<TrafficSummary> {
-    const ctx = await this.context(q);
-    const now = this.d.clock.now();
+    const scope = await this.open(q);
+    const { ctx, now } = scope;
     const w = cycleAt(ctx.cycle, now);
-    const { raw } = await this.rawStats(ctx, q.iface, w, now);
-    const s = this.summaryOf(ctx, q.iface, w, raw, now);
-    const f = forecast(raw, w, now, ctx.direction);
-    if (f) s.forecast = f;
+    const { raw, facts } = await scope.cycle(w);
+    const s = this.summaryOf(scope, w, raw);
+    const cal = await scope.calibration(w);
+    if (cal) s.stats = withCalibration(s.stats, cal);
+    // Lite figures come from the accumulator; the daily shape still comes from the facts.
+    const shape = facts ?? (await this.d.traffic.facts(ctx.node.id, q.iface, w.start, w.end));
+    const f = forecast({
+      raw,
+      window: w,
+      zone: ctx.cycle.zone,
+      direction: ctx.direction,
+      facts: shape,
+    });
+    s.forecast = cal ? forecastWithCalibration(f, cal) : f;
     return s;
   }
 
   /** Days of the current or previous cycle in the cycle zone (Billing mode only). */
   async daily(q: TrafficQuery & { period: Period }): Promise<{ items: DailyItem[] }> {
-    const ctx = await this.context(q);
+    const scope = await this.open(q);
+    const { ctx, now } = scope;
     if (!ctx.billing) throw new AppError('traffic_daily_requires_billing');
-    const now = this.d.clock.now();
     const w = q.period === 'current' ? cycleAt(ctx.cycle, now) : previousCycle(ctx.cycle, now);
-    const facts = await this.d.traffic.facts(ctx.node.id, q.iface, w.start, w.end);
+    const { raw: whole, facts = [] } = await scope.live(w);
     if (facts.length === 0) return { items: [] };
-    const whole = billingStats(facts, {
-      start: w.start,
-      end: w.end,
-      now,
-      firstSampleAt: ctx.firstSampleAt,
-      p95Enabled: ctx.node.trafficP95Enabled,
-    });
     const items: DailyItem[] = [];
     for (const day of localDays(whole.effectiveStart, whole.effectiveEnd, ctx.cycle.zone)) {
       const raw = billingStats(facts, {
@@ -211,6 +205,13 @@ export class TrafficReads {
         firstSampleAt: ctx.firstSampleAt,
         p95Enabled: ctx.node.trafficP95Enabled,
       });
+      const stats = presentStats(raw, {
+        direction: ctx.direction,
+        p95Enabled: ctx.node.trafficP95Enabled,
+        // A day is complete once it has ended, not where its window stops at `now`.
+        periodEnd: day.dayEnd,
+        now,
+      });
       items.push({
         server_id: ctx.node.id,
         iface: q.iface,
@@ -218,12 +219,7 @@ export class TrafficReads {
         direction_mode: ctx.direction,
         start: rfc3339(day.start),
         end: rfc3339(day.end),
-        stats: presentStats(raw, {
-          direction: ctx.direction,
-          p95Enabled: ctx.node.trafficP95Enabled,
-          periodEnd: day.end,
-          now,
-        }),
+        stats: await scope.calibrated(stats, w, true),
       });
     }
     return { items };
@@ -234,28 +230,20 @@ export class TrafficReads {
   async monthly(
     q: TrafficQuery & { period: Period; months: number },
   ): Promise<{ includes_current: boolean; items: TrafficSummary[] }> {
-    const ctx = await this.context(q);
-    const now = this.d.clock.now();
-    let cycles = recentCycles(ctx.cycle, now, q.months + (q.period === 'previous' ? 1 : 0));
+    const scope = await this.open(q);
+    let cycles = recentCycles(
+      scope.ctx.cycle,
+      scope.now,
+      q.months + (q.period === 'previous' ? 1 : 0),
+    );
     if (q.period === 'previous') cycles = cycles.slice(1);
-    const snapshots = ctx.billing
-      ? new Map(
-          (await this.d.traffic.snapshots(ctx.node.id, q.iface)).map((s) => [s.cycleStart, s]),
-        )
-      : new Map<number, TrafficSnapshotRow>();
-    const range = await this.d.traffic.counterRange(ctx.node.id);
     const items: TrafficSummary[] = [];
     for (const w of cycles) {
-      const snap = snapshots.get(w.start);
-      if (snap && snap.cycleEnd === w.end && w.end <= now) {
-        const stale = range === undefined || range.first > w.start;
-        items.push(
-          this.summaryOf(ctx, q.iface, w, JSON.parse(snap.statsJson) as RawStats, now, stale),
-        );
-        continue;
-      }
-      const { raw, hasData } = await this.rawStats(ctx, q.iface, w, now);
-      if (hasData) items.push(this.summaryOf(ctx, q.iface, w, raw, now));
+      const { raw, hasData, stale } = await scope.cycle(w);
+      if (!hasData) continue;
+      const s = this.summaryOf(scope, w, raw, stale);
+      s.stats = await scope.calibrated(s.stats, w);
+      items.push(s);
     }
     return { includes_current: q.period === 'current', items };
   }

@@ -58,6 +58,8 @@ export class TrafficRebuild {
       clock: Clock;
       retentionMs: number;
       onError: (err: unknown) => void;
+      /** Runs a chunk apart from live collection (the collector's turn). */
+      exclusive: <T>(work: () => Promise<T>) => Promise<T>;
     },
   ) {}
 
@@ -124,12 +126,14 @@ export class TrafficRebuild {
       for (let a = from; a < to; a += REBUILD_CHUNK_MS) {
         const b = Math.min(a + REBUILD_CHUNK_MS, to);
         const t0 = this.d.clock.now();
-        const around = await this.d.traffic.countersAround(nodeId, a, b);
-        const rows: Array<TrafficFactRow & { iface: string }> = [];
-        for (const [iface, samples] of around) {
-          for (const f of factsForWindow(samples, a, b)) rows.push({ ...f, iface });
-        }
-        await this.d.traffic.replaceFacts(nodeId, a, b, rows);
+        await this.d.exclusive(async () => {
+          const around = await this.d.traffic.countersAround(nodeId, a, b);
+          const rows: Array<TrafficFactRow & { iface: string }> = [];
+          for (const [iface, samples] of around) {
+            for (const f of factsForWindow(samples, a, b)) rows.push({ ...f, iface });
+          }
+          await this.d.traffic.replaceFacts(nodeId, a, b, rows);
+        });
         this.state.chunks_done++;
         this.state.rebuilt_until = rfc3339(b);
         if (this.d.clock.now() - t0 > REBUILD_CHUNK_TIMEOUT_MS) {

@@ -1,9 +1,10 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { NodesRepo, TrafficRepo } from '../../store/ports.js';
+import type { NodesRepo, TrafficAdjustmentsRepo, TrafficRepo } from '../../store/ports.js';
 import type { AcceptedReport, ReportEvents } from '../ingest/report-events.js';
 import type { NodeEvents } from '../nodes/node-events.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
+import { TrafficAdjustments } from './adjustments.js';
 import { TrafficCollector } from './collector.js';
 import { NodeCycles } from './node-cycles.js';
 import { TrafficReads } from './reads.js';
@@ -17,6 +18,8 @@ export interface Traffic {
   collector: TrafficCollector;
   reads: TrafficReads;
   rebuild: TrafficRebuild;
+  /** Recorded bills (calibration). */
+  adjustments: TrafficAdjustments;
   /** Snapshots of closed cycles, then retention (the hourly job). */
   maintain(now: number): Promise<void>;
 }
@@ -31,6 +34,7 @@ function countersOf(event: AcceptedReport) {
 export function createTraffic(d: {
   nodes: NodesRepo;
   traffic: TrafficRepo;
+  adjustments: TrafficAdjustmentsRepo;
   settings: TrafficSettingsService;
   clock: Clock;
   log: Logger;
@@ -58,7 +62,15 @@ export function createTraffic(d: {
   const reads = new TrafficReads({
     nodes: d.nodes,
     traffic: d.traffic,
+    adjustments: d.adjustments,
     settings: d.settings,
+    clock: d.clock,
+    appZone: d.appZone,
+    retentionMs,
+  });
+  const adjustments = new TrafficAdjustments({
+    repo: d.adjustments,
+    reads,
     clock: d.clock,
     appZone: d.appZone,
   });
@@ -69,11 +81,13 @@ export function createTraffic(d: {
     clock: d.clock,
     retentionMs,
     onError: (err) => d.log.error({ err }, 'traffic rebuild failed'),
+    exclusive: (work) => collector.exclusive(work),
   });
   return {
     collector,
     reads,
     rebuild,
+    adjustments,
     async maintain(now) {
       await storeMonthlySnapshots({
         nodes: d.nodes,

@@ -3,13 +3,14 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
-import type { Store, TrafficRepo } from '../ports.js';
+import type { Store, TrafficAdjustmentsRepo, TrafficRepo } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { sqliteTrafficRepo } from './traffic.js';
+import { sqliteTrafficAdjustmentsRepo } from './traffic-adjustments.js';
 import { sqliteAlertsRepo } from './alerts.js';
 import { sqliteChannelsRepo } from './channels.js';
 import { migrateSqlite } from './migrate.js';
@@ -21,6 +22,7 @@ export interface SqliteStore extends Store {
   /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
   readonly raw: BetterSqlite3.Database;
   readonly traffic: TrafficRepo;
+  readonly trafficAdjustments: TrafficAdjustmentsRepo;
 }
 
 /**
@@ -65,6 +67,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     sessions: sessionsRepo(db),
     uptime: sqliteUptimeRepo(raw),
     traffic: sqliteTrafficRepo(raw),
+    trafficAdjustments: sqliteTrafficAdjustmentsRepo(raw),
     alerts: sqliteAlertsRepo(raw),
     channels: sqliteChannelsRepo(raw),
     async ping() {

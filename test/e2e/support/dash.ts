@@ -9,6 +9,8 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 export interface RunningDash {
   url: string;
   password: string;
+  /** DASH_HOME of a real Dash (its database is `dash.db` there); absent for the fake. */
+  home?: string;
   /** Everything the process printed, for failure reports. */
   output(): string;
   stop(): Promise<void>;
@@ -74,6 +76,7 @@ export async function startDash(): Promise<RunningDash> {
   return {
     url,
     password,
+    home,
     output: () => out,
     async stop() {
       if (child.exitCode !== null) return;

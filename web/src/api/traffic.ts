@@ -1,8 +1,20 @@
-import type { TrafficForecast, TrafficStats } from '../../../src/protocol/traffic';
+import type {
+  AdjustmentDirection,
+  TrafficAdjustment,
+  TrafficCalibration,
+  TrafficForecast,
+  TrafficStats,
+} from '../../../src/protocol/traffic';
 import { request } from './http';
 
-// Wire types of the stats and forecast are the server's own (src/protocol/traffic.ts).
-export type { TrafficForecast, TrafficStats };
+// Wire types of the stats, forecast and bills are the server's own (src/protocol/traffic.ts).
+export type {
+  AdjustmentDirection,
+  TrafficAdjustment,
+  TrafficCalibration,
+  TrafficForecast,
+  TrafficStats,
+};
 
 export interface TrafficSummary {
   server_id: number;
@@ -88,4 +100,37 @@ export function fetchRebuildState(signal?: AbortSignal): Promise<RebuildState> {
 
 export function startRebuild(id: number): Promise<RebuildState> {
   return request(`/api/admin/nodes/${id}/traffic/rebuild`, { method: 'POST' });
+}
+
+/** Recorded bills (calibration) of one node's interface, newest first, revoked ones included. */
+export function fetchAdjustments(
+  serverId: string,
+  iface: string,
+  signal?: AbortSignal,
+): Promise<{ items: TrafficAdjustment[] }> {
+  return request(`/api/admin/nodes/${serverId}/traffic/adjustments`, {
+    signal,
+    query: { iface },
+  });
+}
+
+export interface NewAdjustment {
+  iface: string;
+  cycle_start: string;
+  direction: AdjustmentDirection;
+  billed_bytes: number;
+  note: string;
+}
+
+export function createAdjustment(
+  serverId: string,
+  body: NewAdjustment,
+): Promise<TrafficAdjustment> {
+  return request(`/api/admin/nodes/${serverId}/traffic/adjustments`, { method: 'POST', body });
+}
+
+export function revokeAdjustment(serverId: string, id: number): Promise<TrafficAdjustment> {
+  return request(`/api/admin/nodes/${serverId}/traffic/adjustments/${id}/revoke`, {
+    method: 'POST',
+  });
 }

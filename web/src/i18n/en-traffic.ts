@@ -21,7 +21,7 @@ export const enTraffic = {
     max: 'Larger of inbound and outbound',
   },
   selectedDirections: { out: 'out', in: 'in', total: 'in + out' } as Record<string, string>,
-  billed: 'Billed traffic',
+  billed: 'Measured by Dash',
   inbound: 'Inbound',
   outbound: 'Outbound',
   p95: 'P95',
@@ -48,7 +48,27 @@ export const enTraffic = {
     stale: 'Stored; source data expired',
   } as Record<string, string>,
   forecast: 'Projected at cycle end',
-  forecastRange: (low: string, high: string) => `likely ${low} – ${high}`,
+  forecastRange: (low: string, high: string, level: string) => `${level} range ${low} – ${high}`,
+  forecastP95: 'Projected P95 at cycle end',
+  forecastTooFew: (seen: number, needed: number) =>
+    `Not enough data for a projection yet: ${seen} of ${needed} complete days seen.`,
+  forecastModel: {
+    daily_mean: 'from the average day so far',
+    weekday_mean: 'from the average of each weekday (a weekly pattern was found)',
+  } as Record<string, string>,
+  forecastBasis: (days: number, left: string) => `${days} complete days seen, ${left} days left`,
+  estimatedBillAtEnd: 'Estimated bill at cycle end',
+  adjusted: {
+    bill: 'Provider’s bill',
+    bill_share: 'Share of the bill',
+    estimate: 'Estimated bill',
+  } as Record<string, string>,
+  adjustedShort: { bill: 'bill', bill_share: 'bill', estimate: 'estimate' } as Record<
+    string,
+    string
+  >,
+  billVsDash: (diff: string) => `bill vs Dash: ${diff}`,
+  estimateFrom: (ratio: string, cycle: string) => `Dash × ${ratio}, the ratio of the ${cycle} bill`,
   daily: 'Daily',
   dailyLite: 'Daily figures need Billing mode.',
   noDaily: 'No daily figures yet.',
@@ -56,12 +76,50 @@ export const enTraffic = {
   noMonthly: 'No history yet.',
   columns: {
     cycle: 'Cycle',
-    billed: 'Billed',
+    billed: 'Measured',
     inbound: 'In',
     outbound: 'Out',
     p95: 'P95',
     coverage: 'Coverage',
     status: 'Status',
+    adjusted: 'Bill / estimate',
+  },
+  calibration: {
+    title: 'Calibration: the provider’s bills',
+    help: 'Record what the provider billed for a closed cycle of this interface. Dash then shows its own figures beside the bill, and estimates later cycles with the same ratio. Records are kept when revoked.',
+    cycle: 'Billing cycle',
+    direction: 'The bill counts',
+    directions: { out: 'Outbound', in: 'Inbound', total: 'Inbound + outbound' } as Record<
+      string,
+      string
+    >,
+    amount: 'Billed amount',
+    unit: 'Unit',
+    note: 'Note (optional)',
+    record: 'Record bill',
+    recorded: 'Bill recorded.',
+    revoke: 'Revoke',
+    revoked: 'Bill revoked; figures are raw again.',
+    confirmRevoke: 'Revoke this bill? Its record stays in the list.',
+    noClosed: 'No closed cycle with traffic yet: a bill can be recorded once a cycle has ended.',
+    none: 'No bill recorded for this interface.',
+    badAmount: 'Enter a positive amount.',
+    columns: {
+      cycle: 'Cycle',
+      direction: 'Counts',
+      billed: 'Billed',
+      dash: 'Dash measured',
+      difference: 'Difference',
+      note: 'Note',
+      status: 'Status',
+      recorded: 'Recorded',
+    },
+    status: {
+      active: 'In force',
+      revoked: 'Revoked',
+      superseded: 'Replaced by a newer bill',
+    } as Record<string, string>,
+    cycleChanged: 'The node’s cycle changed since; this bill no longer matches a cycle.',
   },
   guestClosed: 'Traffic statistics are not available to guests.',
   admin: {
@@ -81,4 +139,17 @@ export const enTraffic = {
       failed: (node: string) => `Rebuild of ${node} failed.`,
     },
   },
+};
+
+/** Texts for the calibration error codes (merged into the error map). */
+export const trafficErrorsEn: Record<string, string> = {
+  invalid_traffic_adjustment_iface: 'Choose one interface.',
+  invalid_traffic_adjustment_cycle: 'Choose one of the node’s billing cycles.',
+  invalid_traffic_adjustment_direction: 'Choose what the bill counts: inbound, outbound or both.',
+  invalid_traffic_adjustment_bytes: 'The billed amount must be a positive number.',
+  invalid_traffic_adjustment_note: 'Notes are at most 255 characters without control characters.',
+  traffic_adjustment_cycle_open: 'This cycle has not ended yet; record its bill once it has.',
+  traffic_adjustment_no_data:
+    'Dash measured no traffic in this direction for that cycle, so there is nothing to calibrate.',
+  traffic_adjustment_revoked: 'This bill is already revoked.',
 };

@@ -1,5 +1,5 @@
 import { themesEn } from './themes.en';
-import { enTraffic } from './en-traffic';
+import { enTraffic, trafficErrorsEn } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
 import { channelsEn } from './channels.en';
@@ -398,6 +398,7 @@ export const en = {
       theme_storage_unavailable: 'Theme storage is unavailable.',
       theme_unavailable: 'This theme cannot be applied: its files are missing or invalid.',
       ...dashUpdateErrorsEn,
+      ...trafficErrorsEn,
     } as Record<string, string>,
   },
   traffic: enTraffic,

@@ -7,7 +7,6 @@ import {
   fetchTrafficSummary,
   type TrafficDay,
   type TrafficPeriod,
-  type TrafficStats,
   type TrafficSummary,
 } from '../api/traffic';
 import { useAuth } from '../auth/context';
@@ -16,87 +15,11 @@ import { card, focusRing, input, label, muted } from '../components/ui';
 import { useAsync } from '../hooks/useAsync';
 import { s } from '../i18n';
 import { formatBytes, formatDateTime, formatRate } from '../lib/format';
-import { barHeights, coveragePercent, dataIssues } from '../lib/traffic';
+import { barHeights, coveragePercent } from '../lib/traffic';
+import { CalibrationPanel } from './traffic/CalibrationPanel';
+import { adjustedHint, CycleCard } from './traffic/CycleCard';
 
 const t = s.traffic;
-
-function Figure(props: { label: string; value: string; hint?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-slate-500 dark:text-slate-400">{props.label}</dt>
-      <dd className="text-lg font-semibold tabular-nums">{props.value}</dd>
-      {props.hint && <dd className={`text-xs ${muted}`}>{props.hint}</dd>}
-    </div>
-  );
-}
-
-/** Coverage, gaps and resets stated as they are, next to the figures they qualify. */
-function Quality(props: { stats: TrafficStats }) {
-  const st = props.stats;
-  const issues = dataIssues(st);
-  return (
-    <div className="space-y-1 text-sm" data-testid="traffic-quality">
-      <p>
-        <span className="font-medium">{t.coverage}: </span>
-        <span className="tabular-nums">{coveragePercent(st)}</span>{' '}
-        <span className={muted}>
-          ({t.coverageDetail(st.sample_count, st.expected_sample_count)})
-        </span>
-        {' · '}
-        <span>{t.status[st.status] ?? st.status}</span>
-      </p>
-      {issues.length > 0 && (
-        <ul className="list-inside list-disc text-amber-800 dark:text-amber-200">
-          {issues.includes('gaps') && <li>{t.issues.gaps(st.gap_count)}</li>}
-          {issues.includes('resets') && <li>{t.issues.resets(st.reset_count)}</li>}
-          {issues.includes('incomplete') && <li>{t.issues.incomplete}</li>}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-function CycleCard(props: { title: string; summary: TrafficSummary; forecast: boolean }) {
-  const { summary } = props;
-  const st = summary.stats;
-  const dir = t.selectedDirections[st.selected_bytes_direction] ?? st.selected_bytes_direction;
-  const p95 =
-    st.p95_status === 'available' ? formatRate(st.selected_p95_bytes_per_sec) : s.app.none;
-  const f = props.forecast ? summary.forecast : undefined;
-  return (
-    <section className={`${card} space-y-3 p-3`} aria-label={props.title}>
-      <header className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="font-semibold">{props.title}</h2>
-        <span className={`text-xs ${muted}`}>
-          {t.cycle(formatDateTime(summary.cycle.start), formatDateTime(summary.cycle.end))} ·{' '}
-          {summary.cycle.timezone}
-        </span>
-      </header>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Figure label={`${t.billed} (${dir})`} value={formatBytes(st.selected_bytes)} />
-        <Figure label={t.inbound} value={formatBytes(st.in_bytes)} />
-        <Figure label={t.outbound} value={formatBytes(st.out_bytes)} />
-        <Figure
-          label={t.p95}
-          value={p95}
-          {...(st.p95_status !== 'available' ? { hint: t.p95Status[st.p95_status] } : {})}
-        />
-        <Figure label={t.peak} value={formatRate(st.selected_peak_bytes_per_sec)} />
-        {f && (
-          <Figure
-            label={t.forecast}
-            value={formatBytes(f.projected_selected_bytes)}
-            hint={t.forecastRange(
-              formatBytes(f.projected_selected_bytes_low),
-              formatBytes(f.projected_selected_bytes_high),
-            )}
-          />
-        )}
-      </dl>
-      <Quality stats={st} />
-    </section>
-  );
-}
 
 function DailyBars(props: { days: TrafficDay[] }) {
   const heights = barHeights(props.days.map((d) => d.stats.selected_bytes));
@@ -127,6 +50,7 @@ function MonthlyTable(props: { items: TrafficSummary[] }) {
         <tr>
           <th className="py-1 pr-2 font-medium">{c.cycle}</th>
           <th className="py-1 pr-2 font-medium">{c.billed}</th>
+          <th className="py-1 pr-2 font-medium">{c.adjusted}</th>
           <th className="py-1 pr-2 font-medium">{c.inbound}</th>
           <th className="py-1 pr-2 font-medium">{c.outbound}</th>
           <th className="py-1 pr-2 font-medium">{c.p95}</th>
@@ -139,6 +63,11 @@ function MonthlyTable(props: { items: TrafficSummary[] }) {
           <tr key={m.cycle.start} className="border-t border-slate-200 dark:border-slate-700">
             <td className="py-1 pr-2">{formatDateTime(m.cycle.start).slice(0, 10)}</td>
             <td className="py-1 pr-2">{formatBytes(m.stats.selected_bytes)}</td>
+            <td className="py-1 pr-2" title={adjustedHint(m.stats)}>
+              {m.stats.calibration && m.stats.adjusted_selected_bytes !== undefined
+                ? `${formatBytes(m.stats.adjusted_selected_bytes)} (${t.adjustedShort[m.stats.calibration.basis] ?? ''})`
+                : s.app.none}
+            </td>
             <td className="py-1 pr-2">{formatBytes(m.stats.in_bytes)}</td>
             <td className="py-1 pr-2">{formatBytes(m.stats.out_bytes)}</td>
             <td className="py-1 pr-2">
@@ -155,14 +84,22 @@ function MonthlyTable(props: { items: TrafficSummary[] }) {
   );
 }
 
-function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod }) {
+function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod; admin: boolean }) {
   const { id, iface, period } = props;
   const summary = useAsync((sig) => fetchTrafficSummary(id, iface, sig), [id, iface]);
   const monthly = useAsync((sig) => fetchTrafficMonthly(id, iface, 12, sig), [id, iface]);
   const billing = summary.data?.usage_mode === 'billing';
+  // Until the summary says which mode is on, ask nothing (an early empty answer would show
+  // as "no daily figures" while the real ones load).
+  const known = summary.data !== undefined;
   const daily = useAsync(
-    (sig) => (billing ? fetchTrafficDaily(id, iface, period, sig) : Promise.resolve({ items: [] })),
-    [id, iface, period, billing],
+    (sig) =>
+      !known
+        ? new Promise<never>(() => {})
+        : billing
+          ? fetchTrafficDaily(id, iface, period, sig)
+          : Promise.resolve({ items: [] }),
+    [id, iface, period, billing, known],
   );
   if (summary.loading && !summary.data) return <Loading />;
   if (!summary.data) return <ErrorMessage error={summary.error} onRetry={summary.reload} />;
@@ -192,7 +129,9 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod 
           <Notice>{t.dailyLite}</Notice>
         ) : daily.error ? (
           <ErrorMessage error={daily.error} onRetry={daily.reload} />
-        ) : daily.data && daily.data.items.length > 0 ? (
+        ) : !daily.data ? (
+          <Loading />
+        ) : daily.data.items.length > 0 ? (
           <DailyBars days={daily.data.items} />
         ) : (
           <p className={`text-sm ${muted}`}>{t.noDaily}</p>
@@ -202,12 +141,26 @@ function IfaceTraffic(props: { id: string; iface: string; period: TrafficPeriod 
         <h2 className="font-semibold">{t.monthly}</h2>
         {monthly.error ? (
           <ErrorMessage error={monthly.error} onRetry={monthly.reload} />
-        ) : monthly.data && monthly.data.items.length > 0 ? (
+        ) : !monthly.data ? (
+          <Loading />
+        ) : monthly.data.items.length > 0 ? (
           <MonthlyTable items={monthly.data.items} />
         ) : (
           <p className={`text-sm ${muted}`}>{t.noMonthly}</p>
         )}
       </section>
+      {props.admin && monthly.data && (
+        <CalibrationPanel
+          id={id}
+          iface={iface}
+          closed={monthly.data.items.filter((m) => m.stats.cycle_complete)}
+          onChanged={() => {
+            summary.reload();
+            monthly.reload();
+            daily.reload();
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -288,7 +241,13 @@ export function TrafficPage() {
               ))}
             </div>
           </div>
-          <IfaceTraffic key={caller} id={id} iface={chosen} period={period} />
+          <IfaceTraffic
+            key={caller}
+            id={id}
+            iface={chosen}
+            period={period}
+            admin={caller === 'admin'}
+          />
         </>
       )}
     </div>

@@ -18,6 +18,11 @@ export function adminTrafficRebuildRoute(deps: AppDeps) {
     method: 'POST',
     path: '/api/admin/nodes/:id/traffic/rebuild',
     auth: 'admin',
+    errors: [
+      'traffic_rebuild_requires_billing',
+      'traffic_rebuild_running',
+      'traffic_rebuild_unavailable',
+    ],
     schema: { params: IdParams },
     handler: async (req, reply) => {
       const state = await deps.traffic.rebuild.start(pathId(req.params.id));

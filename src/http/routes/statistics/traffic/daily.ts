@@ -10,6 +10,7 @@ export function trafficDailyRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/statistics/traffic/daily',
     auth: 'optional',
+    errors: ['forbidden', 'not_found', 'traffic_daily_requires_billing'],
     schema: {
       querystring: Type.Object({
         server_id: Type.Optional(Type.String()),

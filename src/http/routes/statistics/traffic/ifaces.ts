@@ -10,6 +10,7 @@ export function trafficIfacesRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/statistics/traffic/ifaces',
     auth: 'optional',
+    errors: ['forbidden', 'not_found'],
     schema: { querystring: Type.Object({ server_id: Type.Optional(Type.String()) }) },
     handler: async (req) =>
       deps.traffic.reads.ifaces(serverId(req.query.server_id), req.adminSessionId !== undefined),

@@ -10,6 +10,7 @@ export function trafficMonthlyRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/statistics/traffic/monthly',
     auth: 'optional',
+    errors: ['forbidden', 'not_found'],
     schema: {
       querystring: Type.Object({
         server_id: Type.Optional(Type.String()),

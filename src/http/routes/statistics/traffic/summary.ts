@@ -10,6 +10,7 @@ export function trafficSummaryRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/statistics/traffic/summary',
     auth: 'optional',
+    errors: ['forbidden', 'not_found'],
     schema: {
       querystring: Type.Object({
         server_id: Type.Optional(Type.String()),

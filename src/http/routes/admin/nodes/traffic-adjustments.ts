@@ -1,0 +1,111 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../route-def.js';
+import { pathId } from '../../../schemas/common.js';
+import { AppError } from '../../../../errors/app-error.js';
+import type { AppDeps } from '../../../../deps.js';
+
+const PATH = '/api/admin/nodes/:id/traffic/adjustments';
+
+/** A recorded bill (calibration), as every adjustment endpoint answers it. */
+const Adjustment = Type.Object({
+  id: Type.Integer(),
+  server_id: Type.Integer(),
+  iface: Type.String(),
+  cycle_start: Type.String({ format: 'date-time' }),
+  cycle_end: Type.String({ format: 'date-time' }),
+  direction: Type.Union([Type.Literal('in'), Type.Literal('out'), Type.Literal('total')]),
+  billed_bytes: Type.Integer({ minimum: 1 }),
+  raw_bytes: Type.Integer({ minimum: 0 }),
+  note: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('superseded')]),
+  revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  superseded_by: Type.Union([Type.Integer(), Type.Null()]),
+  matches_cycle: Type.Boolean(),
+});
+
+/** Fields are checked one by one in the domain, each with its own code. */
+const Body = Type.Object(
+  {
+    iface: Type.Optional(Type.Unknown()),
+    cycle_start: Type.Optional(Type.Unknown()),
+    direction: Type.Optional(Type.Unknown()),
+    billed_bytes: Type.Optional(Type.Unknown()),
+    note: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+
+const BODY_ERRORS = [
+  'invalid_fields',
+  'invalid_traffic_adjustment_iface',
+  'invalid_traffic_adjustment_cycle',
+  'invalid_traffic_adjustment_direction',
+  'invalid_traffic_adjustment_bytes',
+  'invalid_traffic_adjustment_note',
+  'traffic_adjustment_cycle_open',
+  'traffic_adjustment_no_data',
+] as const;
+
+/** GET …/traffic/adjustments?iface= — every recorded bill of the node, newest first. */
+export function adminTrafficAdjustmentsListRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'GET',
+    path: PATH,
+    auth: 'admin',
+    summary: "List a node's recorded bills (traffic calibration), revoked ones included",
+    errors: ['invalid_traffic_adjustment_iface'],
+    schema: {
+      params: Type.Object({ id: Type.String() }),
+      querystring: Type.Object({ iface: Type.Optional(Type.String()) }),
+      response: { 200: Type.Object({ items: Type.Array(Adjustment) }) },
+    },
+    handler: async (req) => {
+      const raw = req.query.iface;
+      const iface = raw === undefined ? undefined : raw.trim();
+      if (iface !== undefined && (iface === '' || [...iface].length > 64)) {
+        throw new AppError('invalid_traffic_adjustment_iface');
+      }
+      return deps.traffic.adjustments.list(pathId(req.params.id), iface);
+    },
+  });
+}
+
+/** POST …/traffic/adjustments — record what the provider billed for a closed cycle (201). */
+export function adminTrafficAdjustmentsCreateRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: PATH,
+    auth: 'admin',
+    bodyLimit: 8 * 1024,
+    validationErrorCode: 'invalid_fields',
+    summary: "Record a provider's bill for one closed cycle; a newer record supersedes an older",
+    errors: BODY_ERRORS,
+    schema: {
+      params: Type.Object({ id: Type.String() }),
+      body: Body,
+      response: { 201: Adjustment },
+    },
+    handler: async (req, reply) => {
+      const row = await deps.traffic.adjustments.create(pathId(req.params.id), req.body);
+      return reply.code(201).send(row);
+    },
+  });
+}
+
+/** POST …/traffic/adjustments/{adjustmentId}/revoke — figures return to raw; the record stays. */
+export function adminTrafficAdjustmentsRevokeRoute(deps: AppDeps) {
+  return defineRoute({
+    method: 'POST',
+    path: `${PATH}/:adjustmentId/revoke`,
+    auth: 'admin',
+    summary: 'Revoke a recorded bill (kept, marked revoked)',
+    errors: ['traffic_adjustment_revoked'],
+    schema: {
+      params: Type.Object({ id: Type.String(), adjustmentId: Type.String() }),
+      response: { 200: Adjustment },
+    },
+    handler: async (req) =>
+      deps.traffic.adjustments.revoke(pathId(req.params.id), pathId(req.params.adjustmentId)),
+  });
+}
