@@ -1,36 +1,33 @@
 import { afterAll } from 'vitest';
 import type pg from 'pg';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { openPostgresStore } from '../../src/store/postgres/open.js';
-import type { Store } from '../../src/store/ports.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
+import type { FrontRepo, NodeStaticRepo, Store } from '../../src/store/ports.js';
+import { frontRepo } from '../../src/store/queries/node-front.js';
+import { nodeStaticRepo } from '../../src/store/queries/node-static.js';
 import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../support/postgres.js';
 
 /** The ports both engines implement so far. */
 export type EngineStore = Pick<
   Store,
   'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'close'
->;
+> & { front: FrontRepo; nodeStatic: NodeStaticRepo };
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
   open: () => Promise<EngineStore>;
 }
 
-const sqlite: Engine = { name: 'sqlite', open: async () => openSqliteStore(':memory:', 0) };
-
-/** A PostgreSQL store on a schema of its own, dropped when the store closes. */
-export async function openTestPostgres(now = 0) {
-  const fresh = await freshSchema();
-  const store = await openPostgresStore(fresh.url, now, { max: 2 });
-  const close = store.close.bind(store);
-  return Object.assign(store, {
-    schema: fresh.schema,
-    async close() {
-      await close();
-      await fresh.drop();
-    },
-  });
-}
+const sqlite: Engine = {
+  name: 'sqlite',
+  open: async () => {
+    const store = openSqliteStore(':memory:', 0);
+    return Object.assign(store, {
+      front: frontRepo(store.db),
+      nodeStatic: nodeStaticRepo(store.db),
+    });
+  },
+};
 
 /** Deletes every row of the current schema and restarts its id sequences. */
 async function emptyAll(pool: pg.Pool): Promise<void> {
@@ -56,7 +53,7 @@ async function emptyAll(pool: pg.Pool): Promise<void> {
  */
 let shared: Promise<{ url: string; drop: () => Promise<void> }> | undefined;
 
-async function openSharedPostgres(): Promise<EngineStore> {
+export async function openSharedPostgres(now = 0): Promise<PostgresStore> {
   let first = false;
   shared ??= (async () => {
     first = true;
@@ -65,12 +62,12 @@ async function openSharedPostgres(): Promise<EngineStore> {
     return fresh;
   })();
   const { url } = await shared;
-  const store = await openPostgresStore(url, 0, { max: 2 });
+  const store = await openPostgresStore(url, now, { max: 2 });
   if (!first) await emptyAll(store.pool);
   return store;
 }
 
-const postgres: Engine = { name: 'postgres', open: openSharedPostgres };
+const postgres: Engine = { name: 'postgres', open: () => openSharedPostgres() };
 
 const unavailable = await postgresUnavailable();
 if (unavailable !== undefined) warnPostgresSkipped(unavailable);
@@ -79,4 +76,6 @@ if (unavailable !== undefined) warnPostgresSkipped(unavailable);
  * The engines the store contract suites run against: SQLite always, PostgreSQL when one can be
  * reached (else a loud message and only its half is left out).
  */
+export const POSTGRES_AVAILABLE = unavailable === undefined;
+
 export const ENGINES: readonly Engine[] = unavailable === undefined ? [sqlite, postgres] : [sqlite];

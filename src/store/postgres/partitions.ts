@@ -22,7 +22,7 @@ export const PARTITION_DAYS_AHEAD = 3;
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-const dayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
+export const dayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
 
 function partitionName(table: string, day: number): string {
   return `${table}_p${new Date(day).toISOString().slice(0, 10).replaceAll('-', '')}`;
@@ -57,11 +57,20 @@ export async function listPartitions(
  * Makes sure every UTC day touching [from, to] has its partition in every partitioned table.
  * Safe to run concurrently with other instances (an existing partition is left alone).
  */
-export async function ensurePartitions(db: Queryable, from: number, to: number): Promise<number> {
+export function ensurePartitions(db: Queryable, from: number, to: number): Promise<number> {
+  const days: number[] = [];
+  for (let day = dayStart(from); day <= to; day += DAY_MS) days.push(day);
+  return ensurePartitionDays(db, days);
+}
+
+/** Makes sure the UTC days holding these times have partitions; returns partitions created. */
+export async function ensurePartitionDays(db: Queryable, times: Iterable<number>): Promise<number> {
+  const days = new Set<number>();
+  for (const t of times) days.add(dayStart(t));
   let created = 0;
   for (const { table } of PARTITIONED_TABLES) {
     const have = new Set((await listPartitions(db, table)).map((p) => p.day));
-    for (let day = dayStart(from); day <= to; day += DAY_MS) {
+    for (const day of days) {
       if (have.has(day)) continue;
       await db.query(
         `CREATE TABLE IF NOT EXISTS ${partitionName(table, day)} PARTITION OF ${table}

@@ -22,13 +22,7 @@ export function postgresUptimeRepo(pool: pg.Pool, guard: PartitionGuard): Uptime
   return {
     async saveMinutes(rows) {
       if (rows.length === 0) return;
-      let min = Number.POSITIVE_INFINITY;
-      let max = Number.NEGATIVE_INFINITY;
-      for (const r of rows) {
-        min = Math.min(min, r.minute);
-        max = Math.max(max, r.minute);
-      }
-      await guard.ensure(min, max);
+      await guard.ensure(rows.map((r) => r.minute));
       await inTransaction(pool, async (c) => {
         for (const r of rows) {
           const ins = await c.query(
