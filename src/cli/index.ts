@@ -26,7 +26,10 @@ export function buildCli(): Command {
     .action(migrateCommand);
   program
     .command('set-password')
-    .description('read a new admin password from standard input and store its hash')
+    .description(
+      'read a new admin password from standard input and store its hash in the existing database',
+    )
+    .option('--end-sessions', 'also sign out every admin session (all devices)')
     .action(setPasswordCommand);
   program
     .command('theme')
