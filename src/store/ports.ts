@@ -385,6 +385,18 @@ export interface HistoryRepo {
   ): Promise<Array<{ name: string; ref: string; alt: string; lastSeenAt: number }>>;
 }
 
+/**
+ * History partitions (PostgreSQL): each partitioned table has partitions ahead of time, and raw
+ * history past its retention goes by whole days. `skipped` when another instance holds the
+ * work's lock.
+ */
+export interface HistoryPartitions {
+  maintain(
+    now: number,
+    rawRetentionDays: number,
+  ): Promise<{ created: number; dropped: string[]; skipped: boolean }>;
+}
+
 export * from './ports-traffic.js';
 export * from './ports-alerts.js';
 export * from './channel-ports.js';

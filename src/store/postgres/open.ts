@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Database } from '../schema.js';
 import type {
   FrontRepo,
+  HistoryPartitions,
   GroupsRepo,
   NodeStaticRepo,
   NodesRepo,
@@ -20,6 +21,7 @@ import { createPool, redactUrl, type PoolOptions } from './pool.js';
 import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
+import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
@@ -33,6 +35,8 @@ export interface PostgresStore {
   /** Kysely over the same pool, for the queries shared with SQLite (store/queries/). */
   readonly db: Kysely<Database>;
   readonly partitions: PartitionGuard;
+  /** The partition job's work (jobs/history-partitions.ts). */
+  readonly historyPartitions: HistoryPartitions;
   readonly settings: SettingsRepo;
   readonly nodes: NodesRepo;
   readonly groups: GroupsRepo;
@@ -88,6 +92,7 @@ export async function openPostgresStore(
     pool,
     db,
     partitions: guard,
+    historyPartitions: postgresHistoryPartitions(pool, guard),
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
     groups: groupsRepo(db),
