@@ -9,6 +9,7 @@ import type {
   NodesRepo,
   SessionsRepo,
   SettingsRepo,
+  TrafficAdjustmentsRepo,
   UptimeRepo,
 } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
@@ -21,11 +22,13 @@ import { createPool, redactUrl, type PoolOptions } from './pool.js';
 import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
+import { postgresTrafficAdjustmentsRepo } from './traffic-adjustments.js';
 import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
- * The parts of Dash's store that run on PostgreSQL so far. Traffic accounting, alerts,
+ * The parts of Dash's store that run on PostgreSQL so far. Traffic accounting (but its
+ * calibration records), alerts,
  * notification channels, history reads and rollups are SQLite-only for now, which is why
  * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
  */
@@ -42,6 +45,7 @@ export interface PostgresStore {
   readonly groups: GroupsRepo;
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
+  readonly trafficAdjustments: TrafficAdjustmentsRepo;
   readonly front: FrontRepo;
   readonly nodeStatic: NodeStaticRepo;
   ping(): Promise<void>;
@@ -98,6 +102,7 @@ export async function openPostgresStore(
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: postgresUptimeRepo(pool, guard),
+    trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
     front: frontRepo(db),
     nodeStatic: nodeStaticRepo(db),
     async ping() {
