@@ -25,7 +25,7 @@ describe('dash on a PostgreSQL URL', () => {
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('serving on PostgreSQL is not supported yet');
-    expect(r.stderr).toContain('traffic accounting');
+    expect(r.stderr).toContain('alerts, notification channels');
   });
 
   it('says which server it could not reach, without the password', () => {

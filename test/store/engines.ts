@@ -7,6 +7,7 @@ import type {
   NodeStaticRepo,
   Store,
   TrafficAdjustmentsRepo,
+  TrafficRepo,
 } from '../../src/store/ports.js';
 import { frontRepo } from '../../src/store/queries/node-front.js';
 import { nodeStaticRepo } from '../../src/store/queries/node-static.js';
@@ -16,7 +17,12 @@ import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../suppor
 export type EngineStore = Pick<
   Store,
   'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'close'
-> & { front: FrontRepo; nodeStatic: NodeStaticRepo; trafficAdjustments: TrafficAdjustmentsRepo };
+> & {
+  front: FrontRepo;
+  nodeStatic: NodeStaticRepo;
+  trafficAdjustments: TrafficAdjustmentsRepo;
+  traffic: TrafficRepo;
+};
 
 export interface Engine {
   name: 'sqlite' | 'postgres';

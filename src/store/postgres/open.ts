@@ -10,6 +10,7 @@ import type {
   SessionsRepo,
   SettingsRepo,
   TrafficAdjustmentsRepo,
+  TrafficRepo,
   UptimeRepo,
 } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
@@ -23,12 +24,12 @@ import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
 import { postgresTrafficAdjustmentsRepo } from './traffic-adjustments.js';
+import { postgresTrafficRepo } from './traffic.js';
 import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
- * The parts of Dash's store that run on PostgreSQL so far. Traffic accounting (but its
- * calibration records), alerts,
+ * The parts of Dash's store that run on PostgreSQL so far. Alerts,
  * notification channels, history reads and rollups are SQLite-only for now, which is why
  * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
  */
@@ -45,6 +46,7 @@ export interface PostgresStore {
   readonly groups: GroupsRepo;
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
+  readonly traffic: TrafficRepo;
   readonly trafficAdjustments: TrafficAdjustmentsRepo;
   readonly front: FrontRepo;
   readonly nodeStatic: NodeStaticRepo;
@@ -102,6 +104,7 @@ export async function openPostgresStore(
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: postgresUptimeRepo(pool, guard),
+    traffic: postgresTrafficRepo(pool, guard),
     trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
     front: frontRepo(db),
     nodeStatic: nodeStaticRepo(db),
