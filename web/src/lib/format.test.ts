@@ -43,7 +43,8 @@ describe('formatting', () => {
   });
 
   it('formats chart values by kind', () => {
-    expect(formatValue('ratio', 0.5)).toBe('50%');
+    expect(formatValue('ratio', 0.5)).toBe('50.0%');
+    expect(formatValue('ratio', 0.004)).toBe('0.4%');
     expect(formatValue('percent', 1.234)).toBe('1.23%');
     expect(formatValue('bytes', 1024)).toBe('1.00 KiB');
     expect(formatValue('rate', 1024)).toBe('1.00 KiB/s');

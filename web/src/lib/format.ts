@@ -87,7 +87,7 @@ export type ValueKind = 'ratio' | 'percent' | 'bytes' | 'rate' | 'count' | 'cels
 export function formatValue(kind: ValueKind, v: number): string {
   switch (kind) {
     case 'ratio':
-      return formatRatio(v, 0);
+      return formatRatio(v, 1);
     case 'percent':
       return s.units.percent(v.toFixed(v < 10 ? 2 : 1));
     case 'bytes':

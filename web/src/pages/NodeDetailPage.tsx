@@ -206,7 +206,7 @@ export function NodeDetailPage() {
         {!accessKnown ? (
           <Loading />
         ) : historyAllowed ? (
-          <HistorySection view={view} range={range} />
+          <HistorySection view={view} range={range} now={now} />
         ) : (
           <Notice>{s.detail.historyUnavailable}</Notice>
         )}
