@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { axisLabels, axisWidth, maxTicksFor, niceScale, type NiceScale } from '../lib/chart-scale';
 import { formatInstant, formatInstantSec, timeAxisLabels } from '../lib/datetime';
-import type { ValueKind } from '../lib/format';
+import { formatValue, type ValueKind } from '../lib/format';
 import type { AlignedColumns } from '../lib/series';
 
 const PALETTE = ['#0284c7', '#f59e0b', '#10b981', '#e11d48', '#8b5cf6', '#64748b'];
@@ -90,7 +90,7 @@ export function Chart(props: {
     if (!box) return;
     const series = JSON.parse(layout) as ChartSeries[];
     const fmt = (v: number | null) =>
-      v === null || v === undefined ? '—' : (axisLabels(kindRef.current, [v])[0] ?? '—');
+      v === null || v === undefined ? '—' : formatValue(kindRef.current, v);
     let scale: NiceScale | null = null;
     let lastSize = 0;
     const opts: uPlot.Options = {

@@ -6,8 +6,11 @@ import {
   formatRate,
   formatRatio,
   formatValue,
+  formatDate,
+  formatDateTime,
   usageLevel,
 } from './format';
+import { formatDay, formatInstant } from './datetime';
 
 describe('formatting', () => {
   it('prints bytes in binary units with sensible precision', () => {
@@ -51,5 +54,13 @@ describe('formatting', () => {
     expect(formatValue('celsius', 47.6)).toBe('48 °C');
     expect(formatValue('count', 1234.4)).toBe('1,234');
     expect(formatValue('load', 0.5)).toBe('0.50');
+  });
+
+  it('prints dates in the viewer locale, the same as the charts', () => {
+    const iso = '2026-11-24T12:05:00Z';
+    expect(formatDateTime(iso)).toBe(formatInstant(Date.parse(iso)));
+    expect(formatDate(iso)).toBe(formatDay(Date.parse(iso)));
+    expect(formatDateTime(undefined)).toBe(formatDate(''));
+    expect(formatDateTime('not a date')).toBe('not a date');
   });
 });

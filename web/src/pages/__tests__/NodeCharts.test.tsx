@@ -153,4 +153,32 @@ describe('Node charts', () => {
     expect(api.callsTo('GET', '/api/metrics/history')).toHaveLength(fetched);
     expect(screen.queryByRole('radiogroup', { name: en.charts.aggLabel })).toBeNull();
   }, 15_000);
+
+  it('shows availability for 24 hours, 30 and 45 days and the day strip', async () => {
+    const api = mockApi({
+      ...frontRoutes(),
+      'GET /api/metrics/history': history,
+      'GET /api/metrics/uptime/day': (c) => ({
+        body: {
+          date: c.query.get('date'),
+          hours: Array.from({ length: 24 }, () => 99),
+          observed_ms: Array.from({ length: 24 }, () => 3_600_000),
+        },
+      }),
+    });
+    const user = userEvent.setup();
+    await renderApp('/nodes/1', { admin: true });
+    const box = await screen.findByRole('region', { name: en.charts.uptime });
+    // Days 42-44 of the fixture: no data, 90 %, 97.5 %; every other day 100 %.
+    expect(within(box).getByText('99.57%')).toBeInTheDocument();
+    expect(within(box).getByText('99.72%')).toBeInTheDocument();
+    expect(await within(box).findByText('99.00%')).toBeInTheDocument();
+    const days = api.callsTo('GET', '/api/metrics/uptime/day').map((c) => c.query.get('date'));
+    expect(days).toHaveLength(2);
+    const strip = within(box).getByRole('group', { name: en.node.uptimeStrip });
+    const bars = within(strip).getAllByRole('button');
+    expect(bars).toHaveLength(45);
+    await user.click(bars[44]!);
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+  });
 });
