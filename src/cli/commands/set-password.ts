@@ -23,7 +23,7 @@ export async function setPasswordCommand(): Promise<void> {
   try {
     await deps.adminPassword.set(password);
     process.stdout.write(
-      'admin password updated; existing sessions stay valid until they expire or are revoked\n',
+      'admin password updated; every existing session is revoked (a running Dash applies this when restarted)\n',
     );
   } finally {
     await deps.shutdown();
