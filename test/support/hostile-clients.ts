@@ -69,7 +69,7 @@ export function startHostiles(o: HostileOptions): Hostiles {
         keepAlive: true,
         maxSockets: Math.ceil(o.polls / o.pollAddresses),
         localAddress: `127.0.1.${i + 1}`,
-      } as ConstructorParameters<typeof Agent>[0]),
+      }),
   );
   const poll = (n: number) => {
     if (stopped) return;
