@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import { routeTable } from '../../src/http/route-table.js';
 import { API_BODY_LIMIT, type RouteDef } from '../../src/http/route-def.js';
-import { buildTestApp, type TestApp } from '../support/build-app.js';
+import { buildTestApp, listenOnLoopback, type TestApp } from '../support/build-app.js';
+import { parseRaw, rawRequest } from '../support/raw-http.js';
 import { adminHeaders } from '../support/credentials.js';
 import { seedNode } from '../support/seed-nodes.js';
 import { changedTables, tableDigests } from '../support/db-snapshot.js';
@@ -287,41 +288,98 @@ describe(`fuzzing every JSON endpoint (seed ${SEED}, ${RUNS} runs per route)`, (
     expect(routes.length).toBeGreaterThan(25);
   });
 
-  it('never answers 5xx, always {code, message}, and a refusal changes nothing stored', async () => {
-    const db = t.deps.store.raw;
-    for (const route of routes) {
-      await fc.assert(
-        fc.asyncProperty(samples(route), async (s) => {
-          const before = tableDigests(db);
-          const headers: Record<string, string> = { ...credentials(route) };
-          if (s.contentType !== undefined) headers['content-type'] = s.contentType;
-          if (s.encoding !== undefined) headers['content-encoding'] = s.encoding;
-          const res = await t.app.inject({
-            method: route.method,
-            url: urlOf(route, s.id),
-            headers,
-            ...(s.body === undefined ? {} : { payload: s.body }),
-          });
-          const where = `${route.method} ${route.path} (seed ${SEED}): ${describeSample(s)}`;
-          const problem = problemWith(res);
-          if (problem) throw new Error(`${where}\n${problem}`);
-          if (res.statusCode >= 400) {
-            tally.refused++;
-            const changed = changedTables(before, tableDigests(db));
-            if (changed.length > 0) {
-              throw new Error(
-                `${where}\nrefused with ${res.statusCode} ${res.body} but changed ${changed.join(', ')}`,
-              );
+  it(
+    'never answers 5xx, always {code, message}, and a refusal changes nothing stored',
+    async () => {
+      const db = t.deps.store.raw;
+      for (const route of routes) {
+        await fc.assert(
+          fc.asyncProperty(samples(route), async (s) => {
+            const before = tableDigests(db);
+            const headers: Record<string, string> = { ...credentials(route) };
+            if (s.contentType !== undefined) headers['content-type'] = s.contentType;
+            if (s.encoding !== undefined) headers['content-encoding'] = s.encoding;
+            const res = await t.app.inject({
+              method: route.method,
+              url: urlOf(route, s.id),
+              headers,
+              ...(s.body === undefined ? {} : { payload: s.body }),
+            });
+            const where = `${route.method} ${route.path} (seed ${SEED}): ${describeSample(s)}`;
+            const problem = problemWith(res);
+            if (problem) throw new Error(`${where}\n${problem}`);
+            if (res.statusCode >= 400) {
+              tally.refused++;
+              const changed = changedTables(before, tableDigests(db));
+              if (changed.length > 0) {
+                throw new Error(
+                  `${where}\nrefused with ${res.statusCode} ${res.body} but changed ${changed.join(', ')}`,
+                );
+              }
+            } else tally.accepted++;
+          }),
+          { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        );
+      }
+      // Still alive and answering.
+      const res = await t.app.inject({ method: 'GET', url: '/api/version/' });
+      expect(res.statusCode).toBe(200);
+    },
+    Math.max(600_000, RUNS * 3_000),
+  );
+});
+
+/** Decodes a chunked body (answers of unknown length); other bodies are returned as they are. */
+function dechunk(headers: Record<string, string>, body: string): string {
+  if (headers['transfer-encoding'] !== 'chunked') return body;
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const eol = body.indexOf('\r\n', at);
+    const size = parseInt(body.slice(at, eol), 16);
+    if (!(size > 0)) return out;
+    out += body.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
+}
+
+describe('over a real socket, fast lanes included (inject bypasses them)', () => {
+  it(
+    'never answers 5xx on the node routes and always {code, message}',
+    async () => {
+      const port = await listenOnLoopback(t.app);
+      const db = t.deps.store.raw;
+      for (const route of routes.filter((r) => r.auth === 'node')) {
+        await fc.assert(
+          fc.asyncProperty(samples(route), async (s) => {
+            const before = tableDigests(db);
+            const body = s.body ?? Buffer.alloc(0);
+            const head =
+              `${route.method} ${route.path} HTTP/1.1\r\nHost: dash.test\r\nConnection: close\r\n` +
+              `X-Node-Secret: ${nodeSecret}\r\n` +
+              (s.contentType === undefined ? '' : `Content-Type: ${s.contentType}\r\n`) +
+              (s.encoding === undefined ? '' : `Content-Encoding: ${s.encoding}\r\n`) +
+              `Content-Length: ${body.length}\r\n\r\n`;
+            const raw = await rawRequest(port, Buffer.concat([Buffer.from(head, 'latin1'), body]));
+            const res = parseRaw(raw);
+            const where = `socket ${route.method} ${route.path} (seed ${SEED}): ${describeSample(s)}`;
+            const problem = problemWith({
+              statusCode: res.status,
+              body: dechunk(res.headers, res.body),
+            });
+            if (problem) throw new Error(`${where}\n${problem}`);
+            if (res.status >= 400) {
+              const changed = changedTables(before, tableDigests(db));
+              if (changed.length > 0)
+                throw new Error(`${where}\nrefused but changed ${changed.join(', ')}`);
             }
-          } else tally.accepted++;
-        }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
-      );
-    }
-    // Still alive and answering.
-    const res = await t.app.inject({ method: 'GET', url: '/api/version/' });
-    expect(res.statusCode).toBe(200);
-  }, 600_000);
+          }),
+          { seed: SEED, numRuns: Math.max(10, RUNS >> 1), endOnFailure: true },
+        );
+      }
+    },
+    Math.max(300_000, RUNS * 2_000),
+  );
 });
 
 describe('body limits, at and past each limit', () => {
