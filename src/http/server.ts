@@ -15,7 +15,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } from './route-def.js';
 import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType, isMultipartMediaType } from './media-type.js';
-import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import { JsonSyntaxError, parseStrictJsonBuffer } from '../protocol/strict-json.js';
 import {
   ACCEPTS_GZIP_HEADERS,
   bodyCoding,

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
 import type { NodeReport } from '../../protocol/node-report.js';
-import type { MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
+import type { BatchCommitter, MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
 import { bodyJson, renderBody, type RenderFacts, type SidePayloads } from '../front/render.js';
 import { runtimeView, type RuntimeView } from '../front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../front/side-views.js';
@@ -50,13 +50,6 @@ export type ReportView = { bodyJson: string } | { runtime: RuntimeView; side: Si
 /** Where reports are decoded, validated and stored (a worker thread, or inline). */
 export interface ReportProcessor {
   process(report: RawReport): Promise<CoreResult>;
-}
-
-/** Stores a batch in one durable transaction; outcomes in input order. */
-export interface BatchCommitter {
-  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
-  /** Distinct devices one node may have (outcome device_limit beyond it). */
-  readonly maxDevicesPerNode?: number;
 }
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
