@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings'>;
+
 /** GET /api/front/brand — logo, page title and top bar text for the dashboard. */
-export function brandRoute(deps: AppDeps) {
+export function brandRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/front/brand',

@@ -8,6 +8,9 @@ import { FRONT_METRICS_VARY, snapshotAnswer } from './metrics-answer.js';
 import { frontMetricsLane } from './metrics-lane.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'clock' | 'front'>;
+
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 100_000;
 
@@ -30,7 +33,7 @@ function send(reply: FastifyReply, body: Buffer): FastifyReply {
  * this file, from the same cache.
  */
 export function frontMetricsRoute(
-  deps: AppDeps,
+  deps: Deps,
   cache = new FrontMetricsCache(deps.front, deps.clock),
 ) {
   return defineRoute({

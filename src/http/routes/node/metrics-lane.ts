@@ -9,7 +9,7 @@ import { metricsReply } from '../../presenters/node-metrics.js';
 import { NODE_BODY_LIMIT, type FastLane } from '../../route-def.js';
 import { errorBody, toAppError } from '../../server.js';
 
-type LaneDeps = Pick<
+export type LaneDeps = Pick<
   AppDeps,
   'clock' | 'log' | 'nodeSecrets' | 'metricsIngest' | 'nodeUpgrades' | 'nodeAuthLimiter'
 >;

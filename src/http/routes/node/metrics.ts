@@ -2,7 +2,10 @@ import type { AppDeps } from '../../../deps.js';
 import { NODE_BODY_LIMIT, defineRoute } from '../../route-def.js';
 import { nodeOf } from '../../plugins/node-guard.js';
 import { MetricsReplySchema, metricsReply } from '../../presenters/node-metrics.js';
-import { nodeMetricsLane } from './metrics-lane.js';
+import { nodeMetricsLane, type LaneDeps } from './metrics-lane.js';
+
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'config' | 'metricsIngest' | 'nodeUpgrades'> & LaneDeps;
 
 /**
  * POST /api/node/metrics — a node's runtime report (spec §4.4, reference §1). The body is
@@ -10,7 +13,7 @@ import { nodeMetricsLane } from './metrics-lane.js';
  * errors, 422 on value rules) by the ingest pipeline, off the HTTP thread. A well-formed report
  * from a known node is answered by the fast lane beside this file.
  */
-export function nodeMetricsRoute(deps: AppDeps) {
+export function nodeMetricsRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/node/metrics',
