@@ -38,7 +38,7 @@ export function buildCli(): Command {
     .description(
       'read a new admin password from standard input and store its hash in the existing database',
     )
-    .option('--end-sessions', 'also sign out every admin session (all devices)')
+    .option('--end-sessions', 'accepted for scripts; a new password always signs out every session')
     .action(setPasswordCommand);
   program
     .command('theme')

@@ -24,40 +24,44 @@ const fleet = () => [
 ];
 
 describe('Admin: nodes', () => {
-  it('creates a node on save, not on open, and shows its install command to copy', async () => {
-    const store = nodeStore(fleet());
-    const api = mockApi({ ...frontRoutes(), ...store.routes });
-    const user = userEvent.setup();
-    await renderApp('/admin/nodes', { admin: true });
-    await screen.findByRole('button', { name: t.edit('alpha') });
-    await user.click(screen.getByRole('button', { name: t.add }));
-    // Opening the form creates nothing; cancelling leaves no stray node.
-    let form = await screen.findByRole('dialog', { name: t.newTitle });
-    expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
-    await user.click(within(form).getByRole('button', { name: en.app.cancel }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
+  it(
+    'creates a node on save, not on open, and shows its install command to copy',
+    { timeout: 20_000 },
+    async () => {
+      const store = nodeStore(fleet());
+      const api = mockApi({ ...frontRoutes(), ...store.routes });
+      const user = userEvent.setup();
+      await renderApp('/admin/nodes', { admin: true });
+      await screen.findByRole('button', { name: t.edit('alpha') });
+      await user.click(screen.getByRole('button', { name: t.add }));
+      // Opening the form creates nothing; cancelling leaves no stray node.
+      let form = await screen.findByRole('dialog', { name: t.newTitle });
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
+      await user.click(within(form).getByRole('button', { name: en.app.cancel }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: t.add }));
-    form = await screen.findByRole('dialog', { name: t.newTitle });
-    await user.type(within(form).getByLabelText(t.name), 'web-1');
-    await user.type(within(form).getByLabelText(t.tags), 'prod, eu');
-    await user.click(within(form).getByRole('button', { name: t.create }));
-    const dialog = await screen.findByRole('dialog', { name: t.editTitle('web-1') });
-    expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(1);
-    expect(api.callsTo('PATCH', '/api/admin/nodes/4')[0]?.body).toEqual({
-      name: 'web-1',
-      tags: ['prod', 'eu'],
-    });
-    const command = await within(dialog).findByLabelText(t.install);
-    expect(command).toHaveValue(`${deploy.scripts.linux.command_prefix}NewSecret1234567`);
-    await user.click(within(dialog).getByRole('radio', { name: 'windows' }));
-    expect(within(dialog).getByLabelText(t.install)).toHaveValue(
-      `${deploy.scripts.windows.command_prefix}NewSecret1234567`,
-    );
-    // A node that never reported offers no upgrade.
-    expect(within(dialog).queryByRole('button', { name: t.upgrade })).not.toBeInTheDocument();
-  });
+      await user.click(screen.getByRole('button', { name: t.add }));
+      form = await screen.findByRole('dialog', { name: t.newTitle });
+      await user.type(within(form).getByLabelText(t.name), 'web-1');
+      await user.type(within(form).getByLabelText(t.tags), 'prod, eu');
+      await user.click(within(form).getByRole('button', { name: t.create }));
+      const dialog = await screen.findByRole('dialog', { name: t.editTitle('web-1') });
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(1);
+      expect(api.callsTo('PATCH', '/api/admin/nodes/4')[0]?.body).toEqual({
+        name: 'web-1',
+        tags: ['prod', 'eu'],
+      });
+      const command = await within(dialog).findByLabelText(t.install);
+      expect(command).toHaveValue(`${deploy.scripts.linux.command_prefix}NewSecret1234567`);
+      await user.click(within(dialog).getByRole('radio', { name: 'windows' }));
+      expect(within(dialog).getByLabelText(t.install)).toHaveValue(
+        `${deploy.scripts.windows.command_prefix}NewSecret1234567`,
+      );
+      // A node that never reported offers no upgrade.
+      expect(within(dialog).queryByRole('button', { name: t.upgrade })).not.toBeInTheDocument();
+    },
+  );
 
   it('warns about a loopback install address and says which agent builds are published', async () => {
     const store = nodeStore(fleet());
