@@ -404,6 +404,15 @@ export interface HistoryPartitions {
   ): Promise<{ created: number; dropped: string[]; skipped: boolean }>;
 }
 
+/** Runs work once across instances sharing a database (issue 23: jobs run exactly once). */
+export interface JobLocks {
+  /** Runs fn unless another instance is running the job of this name; `ran` says which. */
+  runExclusive<T>(
+    name: string,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
 export * from './ports-traffic.js';
 export * from './ports-alerts.js';
 export * from './channel-ports.js';

@@ -18,11 +18,11 @@ export function postgresHistoryPartitions(pool: pg.Pool, guard: PartitionGuard):
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const lock = await client.query<{ ok: boolean }>(
+        const lock = await client.query<{ ok: number }>(
           'SELECT pg_try_advisory_xact_lock($1) AS ok',
           [PARTITIONS_LOCK],
         );
-        if (!lock.rows[0]?.ok) {
+        if (lock.rows[0]?.ok !== 1) {
           await client.query('ROLLBACK');
           return { created: 0, dropped: [], skipped: true };
         }
