@@ -4,6 +4,8 @@ import { enTraffic, trafficErrorsEn } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
 import { channelsEn } from './channels.en';
+import { fleetEn } from './fleet.en';
+import { authEn } from './auth.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -179,35 +181,17 @@ export const en = {
     legendNone: 'No data',
     dayAverage: (p: string) => `Day: ${p}`,
   },
-  login: {
-    title: 'Sign in',
-    password: 'Admin password',
-    remember: 'Keep me signed in on this device',
-    submit: 'Sign in',
-    submitting: 'Signing in…',
-    sessionExpired: 'Your session ended. Sign in again.',
-    wrongPassword: 'Wrong password.',
-  },
-  sessions: {
-    title: 'Sessions',
-    intro: 'Devices signed in as admin.',
-    id: 'Session',
-    current: 'This device',
-    expires: 'Expires',
-    kind: 'Kind',
-    sessionOnly: 'Until the browser closes',
-    persistent: 'Remembered',
-    revoke: 'Revoke',
-    revokeAll: 'Sign out everywhere',
-    confirmRevokeAll: 'Sign out every session, including this one?',
-    empty: 'No sessions.',
-  },
+  login: authEn.login,
+  sessions: authEn.sessions,
   admin: {
     title: 'Admin console',
     nodes: {
       title: 'Nodes',
       add: 'Add node',
       adding: 'Adding…',
+      create: 'Create node',
+      newTitle: 'New node',
+      newHint: 'The node is created when you save; its install command is shown next.',
       name: 'Name',
       hostname: 'Hostname',
       ip: 'Address',
@@ -322,6 +306,7 @@ export const en = {
   },
   alerts: alertsEn,
   channels: channelsEn,
+  fleet: fleetEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',

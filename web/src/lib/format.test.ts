@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatAgo,
   formatBytes,
   formatDuration,
   formatPercent,
@@ -54,6 +55,12 @@ describe('formatting', () => {
     expect(formatValue('celsius', 47.6)).toBe('48 °C');
     expect(formatValue('count', 1234.4)).toBe('1,234');
     expect(formatValue('load', 0.5)).toBe('0.50');
+  });
+
+  it('says how long ago in seconds, then whole minutes', () => {
+    expect(formatAgo(17_400)).toBe('17s');
+    expect(formatAgo(5 * 60_000 + 42_000)).toBe('5m');
+    expect(formatAgo(26 * 3_600_000 + 61_000)).toBe('1d 2h');
   });
 
   it('prints dates in the viewer locale, the same as the charts', () => {

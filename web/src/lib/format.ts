@@ -64,6 +64,14 @@ export function formatDuration(ms: number): string {
   return parts.slice(0, 2).join(' ');
 }
 
+/**
+ * How long ago, for "last seen": seconds under a minute, then whole minutes (so the text, and
+ * a card showing it, changes once a minute rather than every second).
+ */
+export function formatAgo(ms: number): string {
+  return formatDuration(ms < 60_000 ? ms : Math.floor(ms / 60_000) * 60_000);
+}
+
 /** ISO timestamp → date and time in the viewer's locale and zone (as on the charts). */
 export function formatDateTime(iso: string | undefined): string {
   if (!iso) return s.app.none;
