@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/load.js';
-import { openSqliteConnection } from '../../store/sqlite/open.js';
+import { openSqliteConnection } from '../../store/sqlite/connection.js';
 import { migrateSqlite } from '../../store/sqlite/migrate.js';
 import { openStore } from '../../store/open.js';
 import { systemClock } from '../../platform/clock.js';
