@@ -48,9 +48,13 @@ export interface OutboxItem {
 export interface PendingTransition {
   id: number;
   eventId: number;
-  transition: 'opened' | 'closed';
+  transition: 'opened' | 'closed' | 'repeat';
+  /** The repeat number (from 1) of a `repeat`; 0 otherwise. */
+  seq: number;
   closeReason: string | null;
   createdAt: number;
+  /** The node/rule pair is flapping: this is its one notification until it is stable. */
+  flapping: boolean;
   ruleId: number;
   ruleName: string;
   nodeId: number;
@@ -59,6 +63,13 @@ export interface PendingTransition {
   currentValue: number | null;
   effectiveThreshold: number | null;
   why: string | null;
+}
+
+/** `alert:<event>:<transition>` (`repeat<seq>` for repeats); items append `:<channel>`. */
+export function transitionKey(
+  t: Pick<PendingTransition, 'eventId' | 'transition' | 'seq'>,
+): string {
+  return `alert:${t.eventId}:${t.transition === 'repeat' ? `repeat${t.seq}` : t.transition}`;
 }
 
 export type DeliveryOutcome =

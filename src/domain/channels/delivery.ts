@@ -1,4 +1,4 @@
-import type { PendingTransition } from '../../store/ports.js';
+import { transitionKey, type PendingTransition } from '../../store/channel-ports.js';
 import type { ChannelConfig } from './config.js';
 
 /** What every channel type sends: a title, a body and machine-readable context. */
@@ -56,8 +56,16 @@ function fmt(v: number | null): string {
 
 /** The stored payload of one alert transition (title, message, meta). */
 export function composeTransition(t: PendingTransition): NotifyMessage {
-  const opened = t.transition === 'opened';
-  const title = `${opened ? '[ALERT]' : '[RESOLVED]'} ${t.ruleName} on ${t.nodeName}`;
+  const opened = t.transition !== 'closed';
+  const tag =
+    t.transition === 'closed'
+      ? '[RESOLVED]'
+      : t.transition === 'repeat'
+        ? `[ALERT, repeat ${t.seq}]`
+        : t.flapping
+          ? '[ALERT, flapping]'
+          : '[ALERT]';
+  const title = `${tag} ${t.ruleName} on ${t.nodeName}`;
   const lines = [
     `Node: ${t.nodeName}`,
     `Rule: ${t.ruleName}`,
@@ -66,13 +74,15 @@ export function composeTransition(t: PendingTransition): NotifyMessage {
   ];
   if (!opened && t.closeReason !== null) lines.push(`Closed: ${t.closeReason}`);
   if (t.why !== null && t.why !== '') lines.push(t.why);
+  if (t.flapping && t.transition === 'opened')
+    lines.push('Flapping: further changes are held back until it is stable.');
   return {
     title,
     message: lines.join('\n'),
     meta: {
       event_id: t.eventId,
       transition: t.transition,
-      dedupe_key: `alert:${t.eventId}:${t.transition}`,
+      dedupe_key: transitionKey(t),
       rule_id: t.ruleId,
       server_id: t.nodeId,
       close_reason: t.closeReason,

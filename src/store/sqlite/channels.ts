@@ -9,6 +9,7 @@ import type {
   OutboxState,
   PendingTransition,
 } from '../ports.js';
+import { transitionKey } from '../channel-ports.js';
 
 interface ChannelDbRow {
   id: number;
@@ -104,7 +105,8 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
     'SELECT COUNT(*) AS n FROM notify_channels WHERE id IN (SELECT value FROM json_each(?))',
   );
   const pendingTransitions = db.prepare<[number], PendingTransitionDb>(
-    `SELECT t.id, t.event_id, t.transition, t.close_reason, t.created_at, e.rule_id, e.rule_name,
+    `SELECT t.id, t.event_id, t.transition, t.seq, t.close_reason, t.created_at, e.flapping,
+       e.rule_id, e.rule_name,
        e.node_id, COALESCE(n.name, '#' || e.node_id) AS node_name, e.metric, e.current_value,
        e.effective_threshold, e.message AS why
      FROM alert_transitions t JOIN alert_events e ON e.id = t.event_id
@@ -206,7 +208,7 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
         for (const c of channels) {
           insertItem.run(
             c.id,
-            `alert:${t.eventId}:${t.transition}:${c.id}`,
+            `${transitionKey(t)}:${c.id}`,
             payload,
             c.enabled === 1 ? 'pending' : 'paused',
             now,
@@ -357,9 +359,11 @@ interface ItemDbRow {
 interface PendingTransitionDb {
   id: number;
   event_id: number;
-  transition: 'opened' | 'closed';
+  transition: 'opened' | 'closed' | 'repeat';
+  seq: number;
   close_reason: string | null;
   created_at: number;
+  flapping: number;
   rule_id: number;
   rule_name: string;
   node_id: number;
@@ -374,8 +378,10 @@ const toTransition = (r: PendingTransitionDb): PendingTransition => ({
   id: r.id,
   eventId: r.event_id,
   transition: r.transition,
+  seq: r.seq,
   closeReason: r.close_reason,
   createdAt: r.created_at,
+  flapping: r.flapping === 1,
   ruleId: r.rule_id,
   ruleName: r.rule_name,
   nodeId: r.node_id,
