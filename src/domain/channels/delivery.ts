@@ -90,6 +90,36 @@ export function composeTransition(t: PendingTransition): NotifyMessage {
   };
 }
 
+/** Digest messages hold at most this many transitions and about this much text. */
+export const DIGEST_MAX_ITEMS = 20;
+const DIGEST_MAX_CHARS = 3500;
+
+/** One message for several transitions of one channel, oldest first. */
+export function composeDigest(messages: readonly NotifyMessage[]): NotifyMessage {
+  const alerts = messages.filter((m) => m.meta?.transition !== 'closed').length;
+  const resolved = messages.length - alerts;
+  const parts: string[] = [];
+  let size = 0;
+  let shown = 0;
+  for (const m of messages) {
+    const part = `${m.title}\n${m.message}`;
+    if (shown > 0 && size + part.length > DIGEST_MAX_CHARS) break;
+    parts.push(part);
+    size += part.length + 2;
+    shown++;
+  }
+  if (shown < messages.length) parts.push(`… and ${messages.length - shown} more`);
+  return {
+    title: `[DIGEST] ${alerts} alert(s), ${resolved} resolved`,
+    message: parts.join('\n\n'),
+    meta: {
+      transition: 'digest',
+      digest_count: messages.length,
+      dedupe_key: `digest:${messages.map((m) => String(m.meta?.dedupe_key ?? '')).join(',')}`,
+    },
+  };
+}
+
 export const TEST_MESSAGE: NotifyMessage = {
   title: 'Dash test notification',
   message: 'This is a test notification from Dash. If you can read it, the channel works.',
