@@ -240,7 +240,7 @@ export function DashboardPage() {
         {s.dashboard.summary(shown.length, all.length, totals.online)}
       </p>
       {metrics.error !== null && <Notice tone="warn">{s.dashboard.updateFailed}</Notice>}
-      {showWaiting && <WaitingNodes nodes={waiting} />}
+      {showWaiting && waiting.length > 0 && <WaitingNodes nodes={waiting} />}
       {all.length === 0 ? (
         waiting.length === 0 && (
           <Notice>
