@@ -63,5 +63,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // jsdom page tests take 1–2 s on a quiet 2-core machine; the default 5 s fails them under load.
+    testTimeout: 20_000,
   },
 });

@@ -64,14 +64,20 @@ describe('dash CLI', () => {
     expect(existsSync(join(home, 'dash.db'))).toBe(false);
   });
 
-  it('ends every session with --end-sessions', async () => {
+  it('ends every session on each password change (--end-sessions is accepted)', async () => {
     const home = tempHome();
     expect(dash(['migrate'], { DASH_HOME: home }).status).toBe(0);
-    const r = dash(['set-password', '--end-sessions'], { DASH_HOME: home }, 'correct horse 2\n');
+    const r = dash(['set-password'], { DASH_HOME: home }, 'correct horse 2\n');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('every session was ended');
+    const again = dash(
+      ['set-password', '--end-sessions'],
+      { DASH_HOME: home },
+      'correct horse 3\n',
+    );
+    expect(again.status).toBe(0);
     const store = openSqliteStore(join(home, 'dash.db'), 0);
-    expect(await store.settings.get('auth.user_version')).toBe('1');
+    expect(await store.settings.get('auth.user_version')).toBe('2');
     await store.close();
   });
 

@@ -11,7 +11,7 @@ async function readStdin(): Promise<string> {
 }
 
 /**
- * `dash set-password [--end-sessions]`: reads the new admin password from stdin (first line)
+ * `dash set-password`: reads the new admin password from stdin (first line), ends every session,
  * and stores its hash in an existing database, never a new one: a wrong DASH_HOME would
  * otherwise create an empty database and "change" a password no running Dash uses.
  */
@@ -40,18 +40,13 @@ export async function setPasswordCommand(opts: { endSessions?: boolean } = {}): 
   const where = db.kind === 'sqlite' ? db.path : 'the configured database';
   try {
     await deps.adminPassword.set(password);
-    if (opts.endSessions) {
-      await deps.auth.revokeAll();
-      process.stdout.write(
-        `admin password updated in ${where}; every session was ended ` +
-          `(a running Dash signs them out within ${AUTH_SYNC_INTERVAL_MS / 1000} s)\n`,
-      );
-    } else {
-      process.stdout.write(
-        `admin password updated in ${where}; existing sessions stay valid until they expire ` +
-          `or are revoked (--end-sessions ends them all)\n`,
-      );
-    }
+    // A new password always ends every session (AdminPassword bumps the user version with it);
+    // `--end-sessions` is still accepted and changes nothing.
+    void opts.endSessions;
+    process.stdout.write(
+      `admin password updated in ${where}; every session was ended ` +
+        `(a running Dash signs them out within ${AUTH_SYNC_INTERVAL_MS / 1000} s)\n`,
+    );
   } finally {
     await deps.shutdown();
   }

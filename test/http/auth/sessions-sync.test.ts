@@ -12,7 +12,7 @@ afterEach(async () => t.close());
 const listSessions = (token: string) =>
   t.app.inject({ method: 'GET', url: '/api/auth/sessions/', headers: bearer(token) });
 
-describe('sessions ended by another process (dash set-password --end-sessions)', () => {
+describe('sessions ended by another process (dash set-password)', () => {
   it('stop working once the auth-sync job has run', async () => {
     const { body } = await login(t);
     const token = body!.access_token;

@@ -1,4 +1,5 @@
 import { themesEn } from './themes.en';
+import { chartTitlesEn, chartsEn } from './charts.en';
 import { enTraffic, trafficErrorsEn } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
@@ -117,22 +118,7 @@ export const en = {
     },
     historyUnavailable: 'History is not available to guests.',
     noPoints: 'No data in this range.',
-    charts: {
-      cpu: 'CPU usage',
-      load: 'Load average',
-      cpuTemp: 'CPU temperature',
-      memUsed: 'Memory used',
-      memRatio: 'Memory usage',
-      processes: 'Processes',
-      network: 'Network rate',
-      connections: 'Connections',
-      diskThroughput: 'Disk throughput',
-      diskIops: 'Disk IOPS',
-      diskUsed: 'Disk space used',
-      diskRatio: 'Disk usage',
-      diskTemp: 'Disk temperature',
-      pressure: (res: string) => `Pressure stall: ${res}`,
-    },
+    charts: chartTitlesEn,
     series: {
       usage: 'usage',
       load1: '1 min',
@@ -387,6 +373,7 @@ export const en = {
     } as Record<string, string>,
   },
   traffic: enTraffic,
+  charts: chartsEn,
 };
 
 export type Strings = typeof en;
