@@ -208,6 +208,69 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
   });
 
+  it('shows an offline card, overview filters, a waiting node and the table view', async () => {
+    // edge-1 made silent for 5 minutes in what the browser receives; lab-1 never reported.
+    await page.route('**/api/front/metrics', async (route) => {
+      try {
+        const res = await route.fetch();
+        const list = (await res.json()) as {
+          node: { title: string };
+          observation: { received_at: string };
+        }[];
+        for (const v of list) {
+          if (v.node.title === 'edge-1') {
+            v.observation.received_at = new Date(Date.now() - 5 * 60_000).toISOString();
+          }
+        }
+        await route.fulfill({ contentType: 'application/json', body: JSON.stringify(list) });
+      } catch {
+        // the page moved on while this poll was in flight
+      }
+    });
+    try {
+      await page.goto(`${dash.url}/`);
+      await card('edge-1').getByText('Last seen 5m ago').waitFor();
+      expect(await card('edge-1').getByRole('meter').count()).toBe(0);
+      await shot(page, '06a-offline-card');
+      const overview = page.getByRole('region', { name: 'Fleet overview' });
+      const offline = overview.getByRole('button', { name: /Offline/ });
+      await offline.click();
+      await expect.poll(() => page.locator('article[data-node-id]').count(), WAIT).toBe(1);
+      await offline.click();
+      const waiting = page.getByRole('region', { name: 'Waiting for the first report' });
+      await waiting.getByRole('article', { name: 'lab-1' }).waitFor();
+      await expect
+        .poll(() => waiting.getByLabel('Install command').inputValue(), WAIT)
+        .toMatch(/install\.sh/);
+      await shot(page, '06b-waiting-node');
+      await page.getByRole('radio', { name: 'Table' }).click();
+      await page
+        .getByRole('table', { name: 'Nodes' })
+        .getByRole('link', { name: 'db-1', exact: true })
+        .waitFor();
+      await shot(page, '06c-table-view');
+    } finally {
+      await page.unroute('**/api/front/metrics');
+      // The view is remembered by the browser: later steps expect cards.
+      await page.getByRole('radio', { name: /Cards|卡片/ }).click();
+    }
+  });
+
+  it('switches to Simplified Chinese and back', async () => {
+    await page.goto(`${dash.url}/`);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    try {
+      await page.getByRole('region', { name: '节点总览' }).waitFor();
+      await card('web-1').getByText('在线', { exact: true }).waitFor();
+      expect(await page.evaluate('document.documentElement.lang')).toBe('zh-CN');
+      await shot(page, '06d-dashboard-zh');
+    } finally {
+      // The choice is remembered by the browser: later steps read English.
+      await page.getByRole('combobox', { name: /Language|语言/ }).selectOption('en');
+    }
+    await page.getByRole('region', { name: 'Fleet overview' }).waitFor();
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${dash.url}/`);
