@@ -29,7 +29,6 @@ export const chartsZh: typeof chartsEn = {
   maxOf: (label: string) => `${label}（最大）`,
   resetZoom: '重置缩放',
   zoomHint: '在图表上拖动以缩放，双击复原。',
-  live: '实时',
   cpuTime: 'CPU iowait 与 steal',
   iowait: 'iowait',
   steal: 'steal',
@@ -39,5 +38,4 @@ export const chartsZh: typeof chartsEn = {
     d30: '最近 30 天',
     d45: '最近 45 天',
   },
-  uptimeHidden: '访客无法查看可用性。',
 };
