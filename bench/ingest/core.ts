@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { nodeReportDecoder } from '../../src/http/decode-node-report.js';
+import { nodeReportDecoder } from '../../src/protocol/decode-node-report.js';
 import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
 import { createIngestHost } from '../../src/workers/ingest-host.js';
 import { agentReport } from '../../test/support/agent-payloads.js';

@@ -1,22 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CoreResult, RawReport, ReportProcessor } from '../domain/ingest/ingest-core.js';
-import type { RenderFacts } from '../domain/front/render.js';
+import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import type { IngestBackend } from './ingest-backend-port.js';
 import type { Logger } from '../platform/logger.js';
-import type { MetricsMaintenance } from '../store/ports.js';
 import { createIngestHost } from './ingest-host.js';
 import { availableParallelism } from 'node:os';
 import { startIngestWorker } from './ingest-worker-client.js';
 import { WriteLock } from './write-lock.js';
 import { countBatch, ingestStats } from './ingest-stats.js';
 
-/** The metrics side of Dash as the HTTP thread sees it. */
-export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
-  /** Keeps the pipeline's copy of what node views are rendered from in step (null: gone). */
-  setRenderFacts(nodeId: number, facts: RenderFacts | null): void;
-  /** Waits until every report handed over so far is answered. */
-  drain(): Promise<void>;
-  close(): Promise<void>;
-}
+export type { IngestBackend } from './ingest-backend-port.js';
 
 /** Everything on the calling thread (in-memory databases, where no second connection exists). */
 export function inlineIngestBackend(

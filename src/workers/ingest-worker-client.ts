@@ -7,7 +7,7 @@ import { systemClock } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
 import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
-import type { IngestBackend } from './ingest-backend.js';
+import type { IngestBackend } from './ingest-backend-port.js';
 import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';

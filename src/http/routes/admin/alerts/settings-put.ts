@@ -2,13 +2,16 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Body = Type.Object({
   enabled: Type.Boolean(),
   channel_ids: Type.Array(Type.Integer(), { maxItems: 100 }),
 });
 
 /** PUT /api/admin/alerts/settings/ — both fields required; duplicate or unknown channels 400. */
-export function adminAlertSettingsPutRoute(deps: AppDeps) {
+export function adminAlertSettingsPutRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/alerts/settings/',

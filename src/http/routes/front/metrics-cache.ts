@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import type { FrontItem, FrontState } from '../domain/front/front-state.js';
-import type { Clock } from '../platform/clock.js';
+import type { FrontItem, FrontState } from '../../../domain/front/front-state.js';
+import type { Clock } from '../../../platform/clock.js';
 
 export type Audience = 'guest' | 'admin';
 
