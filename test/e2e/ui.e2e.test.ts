@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, shot, type Browser } from './support/browser.js';
 import { startDash, type RunningDash } from './support/dash.js';
 import { startFakeDash } from './support/fake-dash.js';
-import { seed, startReporting, type SeededNode } from './support/seed.js';
+import { SeedClient, seed, startReporting, type SeededNode } from './support/seed.js';
+import { metricsReport } from './support/payloads.js';
 import { bigFleet, LONG_TASK_PROBE } from './support/big-fleet.js';
 
 /**
@@ -136,6 +137,13 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
       ['1w', '1 week'],
       ['30d', '30 days'],
     ];
+    // One report above 10 MiB/s: the week's maximum series must put the axis in MiB/s with a
+    // top tick at or above it.
+    const burst = metricsReport(nodes[0]!.spec, nodes[0]!.index, 1, new Date()) as {
+      metrics: { network: { recv_rate_bytes_per_sec: number }[] };
+    };
+    burst.metrics.network[0]!.recv_rate_bytes_per_sec = 15.2 * 1024 ** 2;
+    await new SeedClient(dash.url).report(nodes[0]!.secret, '/api/node/metrics', burst);
     for (const [range, label] of ranges) {
       await page.getByRole('radio', { name: label }).click();
       await expect
@@ -143,6 +151,17 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
         .toBeGreaterThanOrEqual(7);
       await shot(page, `04-node-detail-${range}`);
       await yLabelsFit();
+      // The stand-in backend draws synthetic history and ignores reports.
+      if (range === '1w' && !useFake) {
+        const top = async () => {
+          const raw = await page
+            .locator('section[aria-label="Network rate"] [data-y-labels]')
+            .getAttribute('data-y-labels');
+          return (JSON.parse(raw ?? '[]') as string[]).at(-1) ?? '';
+        };
+        await expect.poll(top, WAIT).toMatch(/ MiB\/s$/);
+        expect(parseFloat(await top())).toBeGreaterThanOrEqual(15.2);
+      }
     }
     expect(await page.locator('section[data-range] canvas').count()).toBeGreaterThan(0);
   });
