@@ -93,12 +93,7 @@ export class IngestCore {
       try {
         outcomes = this.committer.commitBatch(writes);
       } catch (err) {
-        failure = {
-          ok: false,
-          code: 'service_unavailable',
-          message: 'the report could not be stored',
-          detail: err instanceof Error ? err.message : String(err),
-        };
+        failure = notStored(err instanceof Error ? err.message : String(err));
       }
     }
     let next = 0;
@@ -159,15 +154,23 @@ export class IngestCore {
       // A defect, not the sender's fault: answer 503 and keep the cause for the log.
       return {
         ok: false,
-        result: {
-          ok: false,
-          code: 'service_unavailable',
-          message: 'the report could not be stored',
-          detail: err instanceof Error ? (err.stack ?? err.message) : String(err),
-        },
+        result: notStored(err instanceof Error ? (err.stack ?? err.message) : String(err)),
       };
     }
   }
+}
+
+/**
+ * The one failure answer for a report Dash could not store for reasons of its own (503): a
+ * commit or WAL sync that failed, a worker that died, a defect. The detail is for the log only.
+ */
+export function notStored(detail: string): CoreResult {
+  return {
+    ok: false,
+    code: 'service_unavailable',
+    message: 'the report could not be stored',
+    detail,
+  };
 }
 
 function deviceLimit(max: number | undefined): CoreResult {

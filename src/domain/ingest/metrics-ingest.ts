@@ -70,7 +70,7 @@ export class MetricsIngest {
       meta = await this.d.front.ensureNode(r.nodeId);
     } catch (err) {
       this.d.log.error({ err, nodeId: r.nodeId }, 'node record could not be read');
-      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+      throw notStored(err);
     }
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
     // The event goes to listeners subscribed when the report arrived (they start with Dash).
@@ -86,7 +86,7 @@ export class MetricsIngest {
       })
       .catch((err: unknown) => {
         this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
-        throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+        throw notStored(err);
       });
     if (!res.ok) {
       if (res.detail) this.d.log.error({ nodeId: r.nodeId, detail: res.detail }, res.message);
@@ -130,6 +130,10 @@ export class MetricsIngest {
 }
 
 const readingsOf = (view: NodeView | undefined) => (view ? alertReadings(view) : undefined);
+
+function notStored(cause: unknown): AppError {
+  return new AppError('service_unavailable', 'the report could not be stored', { cause });
+}
 
 function expired(): AppError {
   return new AppError(
