@@ -5,6 +5,7 @@ import { PostgresConnectError } from '../store/postgres/open.js';
 import { DASH_VERSION } from '../version.js';
 import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
+import { migrateDataCommand } from './commands/migrate-data.js';
 import { setPasswordCommand } from './commands/set-password.js';
 import { themePackCommand } from './commands/theme-pack.js';
 import { updateRecoverCommand, updateStatusCommand } from './commands/update.js';
@@ -24,6 +25,14 @@ export function buildCli(): Command {
     .command('migrate')
     .description('apply pending database migrations and exit')
     .action(migrateCommand);
+  program
+    .command('migrate-data')
+    .description(
+      'copy a stopped SQLite install into an empty PostgreSQL database, verifying counts',
+    )
+    .requiredOption('--from <sqlite>', 'source SQLite database: sqlite:/path/dash.db or a path')
+    .requiredOption('--to <postgres>', 'target PostgreSQL URL: postgres://user@host/db')
+    .action(migrateDataCommand);
   program
     .command('set-password')
     .description(

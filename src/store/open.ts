@@ -11,10 +11,10 @@ export class StoreUnavailableError extends Error {
  * parts of Dash missing (docs/postgresql.md).
  */
 export const POSTGRES_SERVE_UNSUPPORTED = [
-  'metrics ingest wiring and history reads (rollups, retention jobs)',
-  'traffic accounting',
+  'history reads and rollups',
   'alerts',
   'notification channels',
+  'the ingest pipeline and jobs on the PostgreSQL store',
   'multi-instance coordination',
 ] as const;
 

@@ -392,6 +392,27 @@ export interface HistoryRepo {
   ): Promise<Array<{ name: string; ref: string; alt: string; lastSeenAt: number }>>;
 }
 
+/**
+ * History partitions (PostgreSQL): each partitioned table has partitions ahead of time, and raw
+ * history past its retention goes by whole days. `skipped` when another instance holds the
+ * work's lock.
+ */
+export interface HistoryPartitions {
+  maintain(
+    now: number,
+    rawRetentionDays: number,
+  ): Promise<{ created: number; dropped: string[]; skipped: boolean }>;
+}
+
+/** Runs work once across instances sharing a database (issue 23: jobs run exactly once). */
+export interface JobLocks {
+  /** Runs fn unless another instance is running the job of this name; `ran` says which. */
+  runExclusive<T>(
+    name: string,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
 export * from './ports-traffic.js';
 export * from './ports-alerts.js';
 export * from './channel-ports.js';

@@ -2,7 +2,13 @@ import { afterAll } from 'vitest';
 import type pg from 'pg';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
-import type { FrontRepo, NodeStaticRepo, Store } from '../../src/store/ports.js';
+import type {
+  FrontRepo,
+  NodeStaticRepo,
+  Store,
+  TrafficAdjustmentsRepo,
+  TrafficRepo,
+} from '../../src/store/ports.js';
 import { frontRepo } from '../../src/store/queries/node-front.js';
 import { nodeStaticRepo } from '../../src/store/queries/node-static.js';
 import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../support/postgres.js';
@@ -11,7 +17,12 @@ import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../suppor
 export type EngineStore = Pick<
   Store,
   'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'close'
-> & { front: FrontRepo; nodeStatic: NodeStaticRepo };
+> & {
+  front: FrontRepo;
+  nodeStatic: NodeStaticRepo;
+  trafficAdjustments: TrafficAdjustmentsRepo;
+  traffic: TrafficRepo;
+};
 
 export interface Engine {
   name: 'sqlite' | 'postgres';

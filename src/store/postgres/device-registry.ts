@@ -123,7 +123,16 @@ export class PgDeviceRegistry {
 
   /** Writes every noted new or due device in one upsert and learns the ids. */
   async flush(db: pg.ClientBase): Promise<void> {
-    const rows = [...this.pending].map(([entry, nodeId]) => ({ entry, nodeId }));
+    // Sorted by key: instances upserting overlapping devices take row locks in one order and
+    // cannot deadlock each other.
+    const rows = [...this.pending]
+      .map(([entry, nodeId]) => ({ entry, nodeId }))
+      .sort(
+        (a, b) =>
+          a.nodeId - b.nodeId ||
+          a.entry.kind - b.entry.kind ||
+          (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0),
+      );
     this.pending = new Map();
     if (rows.length === 0) return;
     const res = await db.query<{ id: number; node_id: number; kind: number; name: string }>(

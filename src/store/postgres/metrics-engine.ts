@@ -152,7 +152,8 @@ export class PgMetricsEngine {
       outcomes.set(e, 'current');
     }
     if (upserts.size > 0) {
-      const rows = [...upserts.values()];
+      // In node order, like every multi-row write here: concurrent instances lock alike.
+      const rows = [...upserts.values()].sort((a, b) => a.e.nodeId - b.e.nodeId);
       await client.query(
         `INSERT INTO node_current AS c (node_id, received_at, reported_at, first_received_at,
            runtime_json, smart_json, thermal_json, pressure_json)
@@ -176,10 +177,11 @@ export class PgMetricsEngine {
       );
     }
     if (ipChanges.size > 0) {
+      const ips = [...ipChanges].sort((a, b) => a[0] - b[0]);
       await client.query(
         `UPDATE nodes SET ip = v.ip FROM unnest($1::bigint[], $2::text[]) AS v (id, ip)
          WHERE nodes.id = v.id AND nodes.ip IS DISTINCT FROM v.ip`,
-        [[...ipChanges.keys()], [...ipChanges.values()]],
+        [ips.map(([id]) => id), ips.map(([, ip]) => ip)],
       );
     }
     return outcomes;
@@ -221,7 +223,7 @@ export class PgMetricsEngine {
       while (used.has(keyOf(r))) r.receivedAt++;
       used.add(keyOf(r));
     }
-    let todo = rows;
+    let todo = rows.sort((a, b) => a.entry.nodeId - b.entry.nodeId || a.receivedAt - b.receivedAt);
     for (let probe = 0; todo.length > 0; probe++) {
       if (probe > MAX_KEY_PROBES) {
         throw new Error(`no free raw key for node ${todo[0]?.entry.nodeId ?? '?'}`);

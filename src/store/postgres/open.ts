@@ -3,11 +3,14 @@ import type pg from 'pg';
 import type { Database } from '../schema.js';
 import type {
   FrontRepo,
+  HistoryPartitions,
   GroupsRepo,
   NodeStaticRepo,
   NodesRepo,
   SessionsRepo,
   SettingsRepo,
+  TrafficAdjustmentsRepo,
+  TrafficRepo,
   UptimeRepo,
 } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
@@ -20,10 +23,13 @@ import { createPool, redactUrl, type PoolOptions } from './pool.js';
 import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
+import { postgresTrafficAdjustmentsRepo } from './traffic-adjustments.js';
+import { postgresTrafficRepo } from './traffic.js';
+import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
- * The parts of Dash's store that run on PostgreSQL so far. Traffic accounting, alerts,
+ * The parts of Dash's store that run on PostgreSQL so far. Alerts,
  * notification channels, history reads and rollups are SQLite-only for now, which is why
  * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
  */
@@ -33,11 +39,15 @@ export interface PostgresStore {
   /** Kysely over the same pool, for the queries shared with SQLite (store/queries/). */
   readonly db: Kysely<Database>;
   readonly partitions: PartitionGuard;
+  /** The partition job's work (jobs/history-partitions.ts). */
+  readonly historyPartitions: HistoryPartitions;
   readonly settings: SettingsRepo;
   readonly nodes: NodesRepo;
   readonly groups: GroupsRepo;
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
+  readonly traffic: TrafficRepo;
+  readonly trafficAdjustments: TrafficAdjustmentsRepo;
   readonly front: FrontRepo;
   readonly nodeStatic: NodeStaticRepo;
   ping(): Promise<void>;
@@ -88,11 +98,14 @@ export async function openPostgresStore(
     pool,
     db,
     partitions: guard,
+    historyPartitions: postgresHistoryPartitions(pool, guard),
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
     uptime: postgresUptimeRepo(pool, guard),
+    traffic: postgresTrafficRepo(pool, guard),
+    trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
     front: frontRepo(db),
     nodeStatic: nodeStaticRepo(db),
     async ping() {

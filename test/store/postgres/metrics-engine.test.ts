@@ -3,6 +3,7 @@ import { PgMetricsEngine } from '../../../src/store/postgres/metrics-engine.js';
 import type { PostgresStore } from '../../../src/store/postgres/open.js';
 import { checkpointDelay, MetricsEngine } from '../../../src/store/sqlite/metrics-engine.js';
 import { openSqliteStore } from '../../../src/store/sqlite/open.js';
+import { decodeDevices } from '../../../src/store/sqlite/metrics-codec.js';
 import { metricsWrite } from '../../support/metrics-writes.js';
 import { openSharedPostgres, POSTGRES_AVAILABLE } from '../engines.js';
 
@@ -139,7 +140,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
     expect(await rawTimes(1)).toEqual([old]);
   });
 
-  it('writes the same raw rows and dictionary as the SQLite engine', async () => {
+  it('writes the same raw rows and dictionary as the SQLite engine (device ids aside)', async () => {
     const lite = openSqliteStore(':memory:', 0);
     const liteEngine = new MetricsEngine(lite.raw, () => now);
     const batches = [
@@ -149,15 +150,61 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
     for (const b of batches) {
       expect(await engine.commitBatch(b)).toEqual(liteEngine.commitBatch(b));
     }
+    type Row = Record<string, unknown> & { node_id: number; devices: Uint8Array };
+    // Device ids are each engine's own; compare the blobs with ids replaced by device names.
+    const named = (rows: Row[], dict: Array<{ id: number; name: string }>) => {
+      const names = new Map(dict.map((d) => [d.id, d.name]));
+      return rows.map((r) => {
+        const devices: string[] = [];
+        decodeDevices(r.devices, (kind, id, values) =>
+          devices.push(`${kind}:${names.get(id)}:${values.join(',')}`),
+        );
+        return { ...r, devices };
+      });
+    };
     const sql = 'SELECT * FROM metrics_raw ORDER BY node_id, received_at';
-    const pgRows = (await store.pool.query(sql)).rows as Array<Record<string, unknown>>;
-    const liteRows = lite.raw.prepare(sql).all() as Array<Record<string, unknown>>;
-    const norm = (rows: Array<Record<string, unknown>>) =>
-      rows.map((r) => ({ ...r, devices: Buffer.from(r.devices as Uint8Array).toString('hex') }));
-    expect(norm(pgRows)).toEqual(norm(liteRows));
-    const dict =
-      'SELECT id, node_id, kind, name, ref, alt, first_seen_at, last_seen_at FROM metric_devices ORDER BY id';
-    expect((await store.pool.query(dict)).rows).toEqual(lite.raw.prepare(dict).all());
+    const dictSql =
+      'SELECT id, node_id, kind, name, ref, alt, first_seen_at, last_seen_at FROM metric_devices';
+    const pgDict = (await store.pool.query(dictSql)).rows as Array<{ id: number; name: string }>;
+    const liteDict = lite.raw.prepare(dictSql).all() as Array<{ id: number; name: string }>;
+    expect(named((await store.pool.query(sql)).rows as Row[], pgDict)).toEqual(
+      named(lite.raw.prepare(sql).all() as Row[], liteDict),
+    );
+    const noId = (d: Array<{ id: number; name: string }>) =>
+      d
+        .map(({ id: _id, ...rest }) => rest)
+        .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+    expect(noId(pgDict)).toEqual(noId(liteDict));
     await lite.close();
+  });
+
+  it('two instances writing the same nodes at the same moments lose nothing and never deadlock', async () => {
+    await store.pool.query(
+      `INSERT INTO nodes (id, name, secret_enc, created_at, updated_at)
+       SELECT g, 'n', 'x', 0, 0 FROM generate_series(3, 12) g`,
+    );
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions);
+    const nodes = Array.from({ length: 12 }, (_, i) => i + 1);
+    const run = async (engine: PgMetricsEngine, order: number[]) => {
+      const outcomes: string[] = [];
+      for (let k = 0; k < 5; k++) {
+        const batch = order.map((n) => metricsWrite(n, T0 + k * 1000, { deadline: T0 + 60_000 }));
+        outcomes.push(...(await engine.commitBatch(batch)));
+      }
+      return outcomes;
+    };
+    // Opposite node orders: without one lock order the two would deadlock.
+    const [outA, outB] = await Promise.all([run(a, nodes), run(b, [...nodes].reverse())]);
+    expect([...outA, ...outB].every((o) => o === 'current' || o === 'history')).toBe(true);
+    const counts = await q<{ node_id: number; n: number }>(
+      'SELECT node_id, count(*)::int AS n FROM metrics_raw GROUP BY node_id ORDER BY node_id',
+    );
+    expect(counts).toEqual(nodes.map((n) => ({ node_id: n, n: 10 })));
+    const devices = await q<{ n: number }>(
+      'SELECT count(*)::int AS n FROM metric_devices GROUP BY node_id',
+    );
+    expect(devices.every((d) => d.n === 12)).toBe(true);
+    expect(await current(7)).toMatchObject({ first_received_at: T0 });
   });
 });

@@ -1,0 +1,194 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+import { POSTGRES_MIGRATIONS } from './migrations/index.js';
+import { SQLITE_MIGRATIONS } from '../sqlite/migrations/index.js';
+import { ensurePartitionDays, PARTITIONED_TABLES } from './partitions.js';
+
+export class MigrateDataError extends Error {
+  override name = 'MigrateDataError';
+}
+
+export interface TableCopy {
+  table: string;
+  /** Rows in the SQLite source. */
+  source: number;
+  /** Rows in PostgreSQL after the copy (checked before COMMIT). */
+  target: number;
+}
+
+export interface CopyProgress {
+  table: string;
+  copied: number;
+  total: number;
+}
+
+/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters per statement). */
+const MAX_PARAMS = 60_000;
+const MAX_ROWS = 1000;
+
+/** Tables other tables reference: copied first (foreign keys are checked row by row). */
+const PARENTS = ['settings', 'groups', 'nodes', 'alert_events'];
+
+function migrationIds(db: BetterSqlite3.Database): string[] {
+  const has = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (!has) return [];
+  return (
+    db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as Array<{ id: string }>
+  ).map((r) => r.id);
+}
+
+/**
+ * Copies a whole SQLite install into an empty PostgreSQL database already migrated by
+ * `migratePostgres`, in one PostgreSQL transaction (a failure leaves it empty, so the copy can
+ * simply be run again) from one SQLite read snapshot. Every table is copied column for column;
+ * history partitions are created for every day the source holds; identity sequences continue
+ * after the highest copied id. Before COMMIT the row count of every table is compared with the
+ * source and any difference aborts the copy.
+ */
+export async function copySqliteToPostgres(
+  source: BetterSqlite3.Database,
+  target: pg.Pool,
+  onProgress: (p: CopyProgress) => void = () => {},
+): Promise<TableCopy[]> {
+  const applied = migrationIds(source);
+  const sqliteIds = SQLITE_MIGRATIONS.map((m) => m.id);
+  const pending = sqliteIds.filter((id) => !applied.includes(id));
+  if (applied.length === 0 || pending.length > 0) {
+    throw new MigrateDataError(
+      `the SQLite database is not up to date (pending: ${pending.join(', ') || 'all'}); run \`dash migrate\` on it first`,
+    );
+  }
+  const pgIds = new Set(POSTGRES_MIGRATIONS.map((m) => m.id));
+  const missing = applied.filter((id) => !pgIds.has(id));
+  if (missing.length > 0) {
+    throw new MigrateDataError(
+      `the SQLite database has migrations PostgreSQL does not support yet (${missing.join(', ')}); nothing was copied`,
+    );
+  }
+
+  const tables = (
+    source
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table'
+         AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name`,
+      )
+      .all() as Array<{ name: string }>
+  ).map((r) => r.name);
+  tables.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+
+  const client = await target.connect();
+  const results: TableCopy[] = [];
+  source.exec('BEGIN');
+  try {
+    await client.query('BEGIN');
+    const targetColumns = await columnsOf(client);
+    for (const table of tables) {
+      const cols = (
+        source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>
+      ).map((c) => c.name);
+      const have = targetColumns.get(table);
+      const absent = have ? cols.filter((c) => !have.has(c)) : cols;
+      if (!have || absent.length > 0) {
+        throw new MigrateDataError(
+          `PostgreSQL has no ${have ? `column(s) ${absent.join(', ')} in ` : ''}table ${table}; nothing was copied`,
+        );
+      }
+      const total = (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const nonEmpty = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
+      if (nonEmpty.rowCount !== 0) {
+        throw new MigrateDataError(
+          `the PostgreSQL database is not empty (table ${table} has rows); copy into a fresh database`,
+        );
+      }
+      const partitioned = PARTITIONED_TABLES.find((p) => p.table === table);
+      if (partitioned && total > 0) {
+        const days = source
+          .prepare(
+            `SELECT DISTINCT (${partitioned.column} / 86400000) * 86400000 AS d FROM ${table}`,
+          )
+          .pluck()
+          .all() as number[];
+        await ensurePartitionDays(client, days);
+      }
+      onProgress({ table, copied: 0, total });
+      const perStatement = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / cols.length)));
+      const list = cols.join(', ');
+      let copied = 0;
+      let chunk: unknown[][] = [];
+      const flush = async () => {
+        if (chunk.length === 0) return;
+        const params: unknown[] = [];
+        const values = chunk.map((row) => {
+          const start = params.length;
+          params.push(...row);
+          return `(${row.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+        });
+        await client.query(`INSERT INTO ${table} (${list}) VALUES ${values.join(', ')}`, params);
+        copied += chunk.length;
+        chunk = [];
+        onProgress({ table, copied, total });
+      };
+      const rows = source.prepare(`SELECT ${list} FROM ${table}`).raw().iterate() as Iterable<
+        unknown[]
+      >;
+      for (const row of rows) {
+        chunk.push(row);
+        if (chunk.length >= perStatement) await flush();
+      }
+      await flush();
+      // Identity columns continue after the highest copied id.
+      const sequence = cols.includes('id')
+        ? (
+            await client.query<{ s: string | null }>(
+              "SELECT pg_get_serial_sequence($1::text, 'id') AS s",
+              [table],
+            )
+          ).rows[0]?.s
+        : null;
+      if (sequence) {
+        await client.query(
+          `SELECT setval($1::regclass, x.m) FROM (SELECT max(id) AS m FROM ${table}) AS x
+           WHERE x.m IS NOT NULL`,
+          [sequence],
+        );
+      }
+      const counted = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
+      results.push({ table, source: total, target: counted.rows[0]?.n ?? -1 });
+    }
+    const wrong = results.filter((r) => r.source !== r.target);
+    if (wrong.length > 0) {
+      throw new MigrateDataError(
+        `row counts differ (${wrong.map((w) => `${w.table}: ${w.source} → ${w.target}`).join(', ')}); nothing was copied`,
+      );
+    }
+    await client.query('COMMIT');
+    return results;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+    source.exec('COMMIT');
+  }
+}
+
+function rank(table: string): number {
+  const i = PARENTS.indexOf(table);
+  return i === -1 ? PARENTS.length : i;
+}
+
+async function columnsOf(client: pg.PoolClient): Promise<Map<string, Set<string>>> {
+  const res = await client.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns
+     WHERE table_schema = current_schema()`,
+  );
+  const out = new Map<string, Set<string>>();
+  for (const r of res.rows) {
+    let set = out.get(r.table_name);
+    if (!set) out.set(r.table_name, (set = new Set()));
+    set.add(r.column_name);
+  }
+  return out;
+}

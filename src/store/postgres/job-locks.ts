@@ -1,0 +1,34 @@
+import type pg from 'pg';
+import type { JobLocks } from '../ports.js';
+
+/**
+ * Jobs that must run once across instances take a PostgreSQL session advisory lock named after
+ * the job for the length of a run (`pg_try_advisory_lock(hashtext(…))` on a connection held for
+ * the run). An instance finding it taken skips that run; if the holder dies, PostgreSQL ends
+ * its session and the lock with it, so the next instance's turn runs.
+ */
+export function postgresJobLocks(pool: pg.Pool): JobLocks {
+  return {
+    async runExclusive(name, fn) {
+      const client = await pool.connect();
+      let locked = false;
+      try {
+        const res = await client.query<{ ok: number }>(
+          // Booleans read as 1/0 (pool.ts).
+          'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
+          [`dash.job.${name}`],
+        );
+        locked = res.rows[0]?.ok === 1;
+        if (!locked) return { ran: false };
+        return { ran: true, value: await fn() };
+      } finally {
+        if (locked) {
+          await client
+            .query('SELECT pg_advisory_unlock(hashtext($1))', [`dash.job.${name}`])
+            .catch(() => {});
+        }
+        client.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,350 @@
+import type pg from 'pg';
+import type { QueryResultRow } from 'pg';
+import type {
+  TrafficCounterRow,
+  TrafficFactRow,
+  TrafficIfaceRow,
+  TrafficRepo,
+  TrafficUsageRow,
+} from '../ports.js';
+import { inTransaction } from './pool.js';
+import type { PartitionGuard } from './partition-guard.js';
+import { dropPartitionsBefore } from './partitions.js';
+
+type IfaceDb = {
+  node_id: number;
+  iface: string;
+  first_at: number;
+  last_at: number;
+  last_rx: number;
+  last_tx: number;
+};
+type FactDb = {
+  bucket: number;
+  in_bytes: number;
+  out_bytes: number;
+  valid_in: number;
+  valid_out: number;
+  valid_ms: number;
+  gap_count: number;
+  reset_count: number;
+};
+type UsageDb = {
+  cycle_start: number;
+  cycle_end: number;
+  in_bytes: number;
+  out_bytes: number;
+  sample_count: number;
+  gap_count: number;
+  reset_count: number;
+  peak_in: number;
+  peak_out: number;
+  peak_total: number;
+  covered_from: number;
+  covered_until: number;
+};
+type CounterDb = { node_id: number; iface: string; received_at: number; rx: number; tx: number };
+
+const toIface = (r: IfaceDb): TrafficIfaceRow => ({
+  nodeId: r.node_id,
+  iface: r.iface,
+  firstAt: r.first_at,
+  lastAt: r.last_at,
+  lastRx: r.last_rx,
+  lastTx: r.last_tx,
+});
+const toFact = (r: FactDb): TrafficFactRow => ({
+  bucket: r.bucket,
+  inBytes: r.in_bytes,
+  outBytes: r.out_bytes,
+  validIn: r.valid_in,
+  validOut: r.valid_out,
+  validMs: r.valid_ms,
+  gapCount: r.gap_count,
+  resetCount: r.reset_count,
+});
+const toUsage = (r: UsageDb): TrafficUsageRow => ({
+  cycleStart: r.cycle_start,
+  cycleEnd: r.cycle_end,
+  inBytes: r.in_bytes,
+  outBytes: r.out_bytes,
+  sampleCount: r.sample_count,
+  gapCount: r.gap_count,
+  resetCount: r.reset_count,
+  peakIn: r.peak_in,
+  peakOut: r.peak_out,
+  peakTotal: r.peak_total,
+  coveredFrom: r.covered_from,
+  coveredUntil: r.covered_until,
+});
+const toCounter = (r: CounterDb): TrafficCounterRow => ({
+  nodeId: r.node_id,
+  iface: r.iface,
+  at: r.received_at,
+  rx: r.rx,
+  tx: r.tx,
+});
+
+/**
+ * Traffic storage on PostgreSQL (migration 0005). Counters and 5-minute facts live in daily
+ * partitions: `prune` drops whole days before the cut-off (a partition counts as one in its
+ * result); a write for a day without a partition creates it first.
+ */
+export function postgresTrafficRepo(pool: pg.Pool, guard: PartitionGuard): TrafficRepo {
+  const rows = async <T extends QueryResultRow>(sql: string, params: unknown[]) =>
+    (await pool.query<T>(sql, params)).rows;
+
+  return {
+    async ifaceStates() {
+      return (await rows<IfaceDb>('SELECT * FROM traffic_iface', [])).map(toIface);
+    },
+    async ifaces(nodeId) {
+      return (await rows<IfaceDb>('SELECT * FROM traffic_iface WHERE node_id = $1', [nodeId])).map(
+        toIface,
+      );
+    },
+    async apply(b) {
+      await guard.ensure([...b.counters.map((c) => c.at), ...b.facts.map((f) => f.bucket)]);
+      await inTransaction(pool, async (c) => {
+        if (b.counters.length > 0) {
+          await c.query(
+            `INSERT INTO traffic_counter (node_id, iface, received_at, rx, tx)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
+             ON CONFLICT DO NOTHING`,
+            [
+              b.counters.map((x) => x.nodeId),
+              b.counters.map((x) => x.iface),
+              b.counters.map((x) => x.at),
+              b.counters.map((x) => x.rx),
+              b.counters.map((x) => x.tx),
+            ],
+          );
+        }
+        for (const i of b.ifaces) {
+          await c.query(
+            `INSERT INTO traffic_iface AS t (node_id, iface, first_at, last_at, last_rx, last_tx)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (node_id, iface) DO UPDATE SET first_at = least(t.first_at, excluded.first_at),
+               last_at = excluded.last_at, last_rx = excluded.last_rx, last_tx = excluded.last_tx`,
+            [i.nodeId, i.iface, i.firstAt, i.lastAt, i.lastRx, i.lastTx],
+          );
+        }
+        for (const f of b.facts) {
+          await c.query(
+            `INSERT INTO traffic_5m AS t (node_id, iface, bucket, in_bytes, out_bytes, valid_in,
+               valid_out, valid_ms, gap_count, reset_count)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             ON CONFLICT (node_id, iface, bucket) DO UPDATE SET
+               in_bytes = t.in_bytes + excluded.in_bytes, out_bytes = t.out_bytes + excluded.out_bytes,
+               valid_in = t.valid_in + excluded.valid_in, valid_out = t.valid_out + excluded.valid_out,
+               valid_ms = t.valid_ms + excluded.valid_ms, gap_count = t.gap_count + excluded.gap_count,
+               reset_count = t.reset_count + excluded.reset_count`,
+            [
+              f.nodeId,
+              f.iface,
+              f.bucket,
+              f.inBytes,
+              f.outBytes,
+              f.validIn,
+              f.validOut,
+              f.validMs,
+              f.gapCount,
+              f.resetCount,
+            ],
+          );
+        }
+        for (const u of b.usage) {
+          await c.query(
+            `INSERT INTO traffic_cycle_usage AS t (node_id, iface, cycle_start, cycle_end, in_bytes,
+               out_bytes, sample_count, gap_count, reset_count, peak_in, peak_out, peak_total,
+               covered_from, covered_until)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+             ON CONFLICT (node_id, iface, cycle_start) DO UPDATE SET
+               in_bytes = t.in_bytes + excluded.in_bytes, out_bytes = t.out_bytes + excluded.out_bytes,
+               sample_count = t.sample_count + excluded.sample_count,
+               gap_count = t.gap_count + excluded.gap_count,
+               reset_count = t.reset_count + excluded.reset_count,
+               peak_in = greatest(t.peak_in, excluded.peak_in),
+               peak_out = greatest(t.peak_out, excluded.peak_out),
+               peak_total = greatest(t.peak_total, excluded.peak_total),
+               covered_from = least(t.covered_from, excluded.covered_from),
+               covered_until = greatest(t.covered_until, excluded.covered_until)`,
+            [
+              u.nodeId,
+              u.iface,
+              u.cycleStart,
+              u.cycleEnd,
+              u.inBytes,
+              u.outBytes,
+              u.sampleCount,
+              u.gapCount,
+              u.resetCount,
+              u.peakIn,
+              u.peakOut,
+              u.peakTotal,
+              u.coveredFrom,
+              u.coveredUntil,
+            ],
+          );
+        }
+      });
+    },
+    async facts(nodeId, iface, from, to) {
+      return (
+        await rows<FactDb>(
+          `SELECT * FROM traffic_5m WHERE node_id = $1 AND iface = $2 AND bucket >= $3 AND bucket < $4
+           ORDER BY bucket`,
+          [nodeId, iface, from, to],
+        )
+      ).map(toFact);
+    },
+    async usage(nodeId, iface, cycleStart) {
+      const r = (
+        await rows<UsageDb>(
+          'SELECT * FROM traffic_cycle_usage WHERE node_id = $1 AND iface = $2 AND cycle_start = $3',
+          [nodeId, iface, cycleStart],
+        )
+      )[0];
+      return r ? toUsage(r) : undefined;
+    },
+    async usageSince(nodeId, iface, from) {
+      return (
+        await rows<UsageDb>(
+          `SELECT * FROM traffic_cycle_usage WHERE node_id = $1 AND iface = $2 AND cycle_start >= $3
+           ORDER BY cycle_start`,
+          [nodeId, iface, from],
+        )
+      ).map(toUsage);
+    },
+    async countersAround(nodeId, from, to) {
+      const out = new Map<string, TrafficCounterRow[]>();
+      for (const r of await counterRows(nodeId, from, to)) {
+        const list = out.get(r.iface) ?? [];
+        list.push(toCounter(r));
+        out.set(r.iface, list);
+      }
+      // The sample before `from` and the one at or after `to` of every interface, in one read.
+      const edges = await rows<CounterDb & { edge: string }>(
+        `SELECT e.* FROM traffic_iface i, LATERAL (
+           (SELECT c.*, 'prev' AS edge FROM traffic_counter c
+            WHERE c.node_id = i.node_id AND c.iface = i.iface AND c.received_at < $2
+            ORDER BY c.received_at DESC LIMIT 1)
+           UNION ALL
+           (SELECT c.*, 'next' AS edge FROM traffic_counter c
+            WHERE c.node_id = i.node_id AND c.iface = i.iface AND c.received_at >= $3
+            ORDER BY c.received_at LIMIT 1)) e
+         WHERE i.node_id = $1`,
+        [nodeId, from, to],
+      );
+      for (const e of edges) {
+        const list = out.get(e.iface) ?? [];
+        if (e.edge === 'prev') list.unshift(toCounter(e));
+        else list.push(toCounter(e));
+        out.set(e.iface, list);
+      }
+      return out;
+    },
+    async counters(nodeId, from, to) {
+      return (await counterRows(nodeId, from, to)).map(toCounter);
+    },
+    async counterRange(nodeId) {
+      const r = (
+        await rows<{ first: number | null; last: number | null }>(
+          'SELECT min(first_at) AS first, max(last_at) AS last FROM traffic_iface WHERE node_id = $1',
+          [nodeId],
+        )
+      )[0];
+      if (!r || r.first === null || r.last === null) return undefined;
+      // The iface row keeps the first sample ever; the retained counters may start later.
+      const firsts = await rows<{ t: number | null }>(
+        `SELECT (SELECT min(received_at) FROM traffic_counter c
+                 WHERE c.node_id = i.node_id AND c.iface = i.iface) AS t
+         FROM traffic_iface i WHERE i.node_id = $1`,
+        [nodeId],
+      );
+      let first = r.last;
+      for (const f of firsts) if (f.t !== null) first = Math.min(first, f.t);
+      return { first, last: r.last };
+    },
+    async replaceFacts(nodeId, from, to, facts) {
+      await guard.ensure(facts.map((f) => f.bucket));
+      await inTransaction(pool, async (c) => {
+        await c.query(
+          'DELETE FROM traffic_5m WHERE node_id = $1 AND bucket >= $2 AND bucket < $3',
+          [nodeId, from, to],
+        );
+        if (facts.length > 0) {
+          await c.query(
+            `INSERT INTO traffic_5m (node_id, iface, bucket, in_bytes, out_bytes, valid_in, valid_out,
+               valid_ms, gap_count, reset_count)
+             SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[],
+               $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])`,
+            [
+              nodeId,
+              facts.map((f) => f.iface),
+              facts.map((f) => f.bucket),
+              facts.map((f) => f.inBytes),
+              facts.map((f) => f.outBytes),
+              facts.map((f) => f.validIn),
+              facts.map((f) => f.validOut),
+              facts.map((f) => f.validMs),
+              facts.map((f) => f.gapCount),
+              facts.map((f) => f.resetCount),
+            ],
+          );
+        }
+        await c.query(
+          'DELETE FROM traffic_monthly WHERE node_id = $1 AND cycle_start < $2 AND cycle_end > $3',
+          [nodeId, to, from],
+        );
+      });
+    },
+    async deleteUsageFrom(nodeId, from) {
+      await pool.query('DELETE FROM traffic_cycle_usage WHERE node_id = $1 AND cycle_end > $2', [
+        nodeId,
+        from,
+      ]);
+    },
+    async snapshots(nodeId, iface) {
+      const list = await rows<{
+        iface: string;
+        cycle_start: number;
+        cycle_end: number;
+        stats_json: string;
+        sealed: number;
+      }>(
+        'SELECT * FROM traffic_monthly WHERE node_id = $1 AND iface = $2 ORDER BY cycle_start DESC',
+        [nodeId, iface],
+      );
+      return list.map((r) => ({
+        iface: r.iface,
+        cycleStart: r.cycle_start,
+        cycleEnd: r.cycle_end,
+        statsJson: r.stats_json,
+        sealed: r.sealed === 1,
+      }));
+    },
+    async putSnapshot(nodeId, r) {
+      await pool.query(
+        `INSERT INTO traffic_monthly (node_id, iface, cycle_start, cycle_end, stats_json, sealed)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (node_id, iface, cycle_start) DO UPDATE SET
+           cycle_end = excluded.cycle_end, stats_json = excluded.stats_json, sealed = excluded.sealed`,
+        [nodeId, r.iface, r.cycleStart, r.cycleEnd, r.statsJson, r.sealed],
+      );
+    },
+    async prune(cutoff) {
+      const counters = await dropPartitionsBefore(pool, 'traffic_counter', cutoff);
+      const facts = await dropPartitionsBefore(pool, 'traffic_5m', cutoff);
+      if (counters.length + facts.length > 0) guard.reset();
+      return counters.length + facts.length;
+    },
+  };
+
+  function counterRows(nodeId: number, from: number, to: number) {
+    return rows<CounterDb>(
+      `SELECT * FROM traffic_counter WHERE node_id = $1 AND received_at >= $2 AND received_at < $3
+       ORDER BY received_at`,
+      [nodeId, from, to],
+    );
+  }
+}
