@@ -16,7 +16,7 @@ import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { frontGroupsRoute } from './routes/front/groups.js';
 import { frontMetricsRoute } from './routes/front/metrics.js';
-import type { FrontMetricsCache } from './front-metrics-cache.js';
+import { FrontMetricsCache } from './routes/front/metrics-cache.js';
 import { accessRoute } from './routes/statistics/access.js';
 import {
   trafficSettingsPatchRoute,
@@ -103,6 +103,8 @@ export interface SharedRouteState {
 }
 
 export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteDef[] {
+  // One cache for the route and its lane, and for every table built for the API description.
+  shared.frontMetrics ??= new FrontMetricsCache(deps.front, deps.clock);
   return [
     versionDetailRoute(deps),
     loginRoute(deps),

@@ -30,6 +30,42 @@ async function noHorizontalOverflow(): Promise<void> {
   expect(overflow).toBeLessThanOrEqual(1);
 }
 
+/**
+ * Every chart's y labels (as drawn, from data-y-labels) are distinct and fit left of the plot:
+ * the plot starts at least the widest label, measured in the page in the axis font, plus tick
+ * and gap in. Polled: a chart lays out on the frame after its data arrives.
+ */
+async function yLabelsFit(): Promise<void> {
+  const problems = async (): Promise<string[]> => {
+    const charts: { title: string; labels: string[]; plotLeft: number; widest: number }[] =
+      await page.evaluate(`(() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+        return [...document.querySelectorAll('[data-y-labels]')].map((el) => {
+          const labels = JSON.parse(el.dataset.yLabels);
+          const over = el.querySelector('.u-over');
+          return {
+            title: el.getAttribute('aria-label'),
+            labels,
+            plotLeft: over ? over.offsetLeft : 0,
+            widest: Math.max(...labels.map((l) => ctx.measureText(l).width)),
+          };
+        });
+      })()`);
+    if (charts.length < 7) return [`only ${charts.length} charts drawn`];
+    return charts.flatMap((c) => {
+      const text = `${c.title}: ${c.labels.join(' | ')}`;
+      const out: string[] = [];
+      if (new Set(c.labels).size !== c.labels.length) out.push(`${text} repeats a label`);
+      if (c.plotLeft < Math.ceil(c.widest) + 10) {
+        out.push(`${text} clipped (plot at ${c.plotLeft}px, label ${Math.ceil(c.widest)}px)`);
+      }
+      return out;
+    });
+  };
+  await expect.poll(problems, WAIT).toEqual([]);
+}
+
 beforeAll(async () => {
   dash = useFake ? await startFakeDash() : await startDash();
   nodes = await seed(dash.url, dash.password);
@@ -106,6 +142,7 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
         .poll(() => page.locator(`section[data-range="${range}"]`).count(), WAIT)
         .toBeGreaterThanOrEqual(7);
       await shot(page, `04-node-detail-${range}`);
+      await yLabelsFit();
     }
     expect(await page.locator('section[data-range] canvas').count()).toBeGreaterThan(0);
   });

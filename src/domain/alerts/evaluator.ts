@@ -1,6 +1,5 @@
-import type { NodeView } from '../../protocol/front-view.js';
 import { rfc3339 } from '../../platform/time-format.js';
-import { coreCount, metricValue } from './catalog.js';
+import type { AlertReadings } from './readings.js';
 import { compare, effectiveClearThreshold, effectiveThreshold, type AlertRule } from './rule.js';
 import type { AlertWhy } from '../../store/ports-alerts.js';
 
@@ -158,22 +157,20 @@ export class AlertEvaluator {
   observe(
     nodeId: number,
     receivedAt: number,
-    view: NodeView | undefined,
+    readings: AlertReadings | undefined,
     now: number,
   ): AlertAction[] {
     const last = this.lastReceived.get(nodeId);
     if (last !== undefined && receivedAt < last) return [];
     this.lastReceived.set(nodeId, receivedAt);
     const out: AlertAction[] = [];
-    if (view) this.cores.set(nodeId, coreCount(view));
+    if (readings) this.cores.set(nodeId, readings.cores);
     for (const rule of this.rules.values()) {
       if (!rule.enabled || !this.isMounted(rule.id, nodeId)) continue;
       const value =
         rule.metric === 'node.offline'
           ? this.offlineValue(nodeId, now)
-          : view
-            ? metricValue(rule.metric, view)
-            : undefined;
+          : readings?.values[rule.metric];
       this.step(nodeId, rule, value, receivedAt, now, out);
     }
     return out;

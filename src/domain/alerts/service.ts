@@ -108,7 +108,7 @@ export class AlertsService {
     const actions = this.evaluator.observe(
       event.nodeId,
       event.receivedAt,
-      event.view(),
+      event.readings,
       this.opts.clock.now(),
     );
     if (actions.length > 0) this.persist(actions);

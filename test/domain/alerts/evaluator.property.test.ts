@@ -4,6 +4,7 @@ import { AlertEvaluator, type AlertAction } from '../../../src/domain/alerts/eva
 import { BUILTIN_RULES } from '../../../src/domain/alerts/builtin-rules.js';
 import type { AlertRule } from '../../../src/domain/alerts/rule.js';
 import { cpu } from './view.js';
+import { alertReadings } from '../../../src/domain/alerts/readings.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const STALE_MS = 30_000;
@@ -108,7 +109,7 @@ describe('alert state machine over random report streams', () => {
             const prev = lastReceived.get(s.node);
             const at = s.late && prev !== undefined ? prev - 1 : now;
             const wasOpen = open.has(`${s.node}:1`);
-            apply(ev.observe(s.node, at, cpu(s.value), now));
+            apply(ev.observe(s.node, at, alertReadings(cpu(s.value)), now));
             const fresh = prev === undefined || at >= prev;
             if (fresh) lastReceived.set(s.node, at);
             // no missed close: a fresh report at or under the clear threshold leaves nothing open

@@ -15,6 +15,8 @@ import { fleetEn } from './fleet.en';
 import { fleetZh } from './fleet.zh-CN';
 import { authEn } from './auth.en';
 import { authZh } from './auth.zh-CN';
+import { chartsEn } from './charts.en';
+import { chartsZh } from './charts.zh-CN';
 import { pickLang } from './index';
 
 type Tree = Record<string, unknown>;
@@ -50,6 +52,7 @@ const PAIRS: [string, Tree, Tree][] = [
   ['themes.en.ts', themesEn, themesZh],
   ['fleet.en.ts', fleetEn, fleetZh],
   ['auth.en.ts', authEn, authZh],
+  ['charts.en.ts', chartsEn, chartsZh],
 ];
 
 /** Left as in English on purpose: names, protocols, units, technical terms. */
@@ -67,6 +70,8 @@ const SAME_OK = new Set([
   'CPU',
   'S.M.A.R.T.',
   'some',
+  'iowait',
+  'steal',
   'full',
   'English',
   '简体中文',

@@ -6,6 +6,7 @@ import { dashUpdateZh, dashUpdateErrorsZh } from './dash-update.zh-CN';
 import { channelsZh } from './channels.zh-CN';
 import { fleetZh } from './fleet.zh-CN';
 import { authZh } from './auth.zh-CN';
+import { chartsZh } from './charts.zh-CN';
 
 /**
  * 简体中文界面文字，与 en.ts 结构一一对应（测试检查两者的键完全一致）。
@@ -385,4 +386,5 @@ export const zhCN: Strings = {
     },
   },
   traffic: zhTraffic,
+  charts: chartsZh,
 };

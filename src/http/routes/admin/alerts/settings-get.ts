@@ -3,6 +3,9 @@ import { defineRoute } from '../../../route-def.js';
 import { rfc3339 } from '../../../../platform/time-format.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Response = Type.Object({
   enabled: Type.Boolean(),
   channel_ids: Type.Array(Type.Integer()),
@@ -14,7 +17,7 @@ const Response = Type.Object({
 });
 
 /** GET /api/admin/alerts/settings/ — defaults (enabled, no channels) until the first PUT. */
-export function adminAlertSettingsGetRoute(deps: AppDeps) {
+export function adminAlertSettingsGetRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/settings/',

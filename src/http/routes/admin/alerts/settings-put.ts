@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Body = Type.Object({
   enabled: Type.Boolean(),
   channel_ids: Type.Array(Type.Integer(), { maxItems: 100 }),
@@ -14,7 +17,7 @@ const Body = Type.Object({
  * PUT /api/admin/alerts/settings/ — `enabled` and `channel_ids` required; duplicate or unknown
  * channels 400. The repeat cap and flap settings are optional and keep their value if absent.
  */
-export function adminAlertSettingsPutRoute(deps: AppDeps) {
+export function adminAlertSettingsPutRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/alerts/settings/',
