@@ -51,7 +51,7 @@ describe('alerts pages against a real Dash', () => {
     await dialog().getByLabel('Name').fill('TCP seen');
     await dialog().getByLabel('Metric').selectOption('conn.tcp');
     await dialog().getByLabel('Operator').selectOption('>=');
-    await dialog().getByLabel('Threshold').fill('0');
+    await dialog().getByLabel('Threshold', { exact: true }).fill('0');
     await dialog().getByLabel('Must hold for').selectOption('0');
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
