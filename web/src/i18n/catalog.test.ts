@@ -15,8 +15,8 @@ import { fleetEn } from './fleet.en';
 import { fleetZh } from './fleet.zh-CN';
 import { authEn } from './auth.en';
 import { authZh } from './auth.zh-CN';
-import { chartsEn } from './charts.en';
-import { chartsZh } from './charts.zh-CN';
+import { chartTitlesEn, chartsEn } from './charts.en';
+import { chartTitlesZh, chartsZh } from './charts.zh-CN';
 import { pickLang } from './index';
 
 type Tree = Record<string, unknown>;
@@ -53,6 +53,7 @@ const PAIRS: [string, Tree, Tree][] = [
   ['fleet.en.ts', fleetEn, fleetZh],
   ['auth.en.ts', authEn, authZh],
   ['charts.en.ts', chartsEn, chartsZh],
+  ['charts.en.ts titles', chartTitlesEn, chartTitlesZh],
 ];
 
 /** Left as in English on purpose: names, protocols, units, technical terms. */
@@ -70,9 +71,9 @@ const SAME_OK = new Set([
   'CPU',
   'S.M.A.R.T.',
   'some',
+  'full',
   'iowait',
   'steal',
-  'full',
   'English',
   '简体中文',
 ]);
