@@ -51,7 +51,7 @@ describe('alerts pages against a real Dash', () => {
     await dialog().getByLabel('Name').fill('TCP seen');
     await dialog().getByLabel('Metric').selectOption('conn.tcp');
     await dialog().getByLabel('Operator').selectOption('>=');
-    await dialog().getByLabel('Threshold').fill('0');
+    await dialog().getByLabel('Threshold', { exact: true }).fill('0');
     await dialog().getByLabel('Must hold for').selectOption('0');
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
@@ -82,10 +82,36 @@ describe('alerts pages against a real Dash', () => {
         { timeout: 100_000, interval: 1000 },
       )
       .toBe(true);
-    expect(await row.innerText()).toMatch(/web-1[\s\S]*conn\.tcp = \d+ >= 0/);
+    // why it fired: the comparison and the values of the window
+    expect(await row.innerText()).toMatch(/web-1[\s\S]*conn\.tcp[\s\S]*>= 0 · Values \d+/);
     await page.reload();
     await page.getByText('1 open').waitFor();
     await shot(page, 'alerts-02-events');
+  });
+
+  it('acknowledges the open event: it stays open', async () => {
+    const row = page.locator('tr[data-event-row]', { hasText: 'TCP seen' });
+    await row.getByRole('button', { name: 'Acknowledge' }).click();
+    await row.getByText(/^Acknowledged /).waitFor();
+    await page.reload();
+    await row.getByText(/^Acknowledged /).waitFor();
+    expect(await row.getByText('Open', { exact: true }).count()).toBe(1);
+    await shot(page, 'alerts-02b-acked');
+  });
+
+  it('adds a silence for a node and deletes it', async () => {
+    await page.goto(`${dash.url}/admin/alerts`);
+    await page.getByLabel('Silence', { exact: true }).selectOption('node');
+    await page.getByLabel('Target', { exact: true }).selectOption({ label: 'web-1' });
+    await page.getByLabel('For', { exact: true }).selectOption({ label: '1 hour' });
+    await page.getByLabel('Note', { exact: true }).fill('maintenance');
+    await page.getByRole('button', { name: 'Add silence' }).click();
+    const row = page.locator('tr[data-silence-row]', { hasText: 'maintenance' });
+    await row.getByText('Active').waitFor();
+    expect(await row.innerText()).toContain('web-1');
+    await shot(page, 'alerts-02c-silence');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No silences.').waitFor();
   });
 
   it('puts an alert badge on the node card', async () => {

@@ -2,11 +2,14 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /**
  * POST /api/admin/alerts/events/{id}/ack — 204; the event stays open and its repeat
  * notifications stop. Acknowledging twice keeps the first time; a closed event is 409.
  */
-export function adminAlertEventsAckRoute(deps: AppDeps) {
+export function adminAlertEventsAckRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/alerts/events/:id/ack',

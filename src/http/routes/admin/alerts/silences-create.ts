@@ -3,11 +3,14 @@ import { defineRoute } from '../../../route-def.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /**
  * POST /api/admin/alerts/silences/ `{scope, target_id, ends_at, note?}` — 201 `{id}`; every
  * invalid field answers 400 invalid_silence.
  */
-export function adminAlertSilencesCreateRoute(deps: AppDeps) {
+export function adminAlertSilencesCreateRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/alerts/silences/',

@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /** DELETE /api/admin/alerts/silences/{id} — 204; notifications it held apply again. */
-export function adminAlertSilencesDeleteRoute(deps: AppDeps) {
+export function adminAlertSilencesDeleteRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/admin/alerts/silences/:id',

@@ -3,8 +3,11 @@ import { defineRoute } from '../../../route-def.js';
 import { presentSilence, SilenceItem } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /** GET /api/admin/alerts/silences/ — every stored silence, latest end first, with `active`. */
-export function adminAlertSilencesListRoute(deps: AppDeps) {
+export function adminAlertSilencesListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/silences/',
