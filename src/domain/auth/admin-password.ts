@@ -14,8 +14,8 @@ export interface PasswordSetup {
 /**
  * The admin password lives only as a scrypt hash in settings. Changing it ends every session:
  * the new hash and a bumped user version are stored together, and the auth service in this
- * process is told at once (another process, e.g. `dash set-password`, takes effect at the
- * service's next start, when it loads the stored version).
+ * process is told at once (a change made by another process, e.g. `dash set-password`, is
+ * picked up by the auth-sync job, which compares the stored version).
  */
 export class AdminPassword {
   private readonly listeners: Array<(userVersion: number) => Promise<void>> = [];

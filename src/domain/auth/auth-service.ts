@@ -136,6 +136,18 @@ export class AuthService {
     await this.revoke(sid);
   }
 
+  /**
+   * Follows a revocation made by another process (`dash set-password`): when
+   * the stored user version moved, sessions are reloaded and older tokens stop working.
+   */
+  async syncFromStore(): Promise<boolean> {
+    const raw = await this.settings.get(USER_VERSION_KEY);
+    const stored = raw === undefined ? 0 : Number(JSON.parse(raw));
+    if (stored === this.userVersion) return false;
+    await this.load();
+    return true;
+  }
+
   /** Session id of a valid, unexpired, unrevoked access token. */
   authenticate(accessToken: string): string | undefined {
     const claims = this.codec.verify(accessToken);
