@@ -5,7 +5,7 @@ NPM ?= npm
 # Standalone agents (Bun --compile, runtimes from npm; see docs/agent.md). Built once, then cached.
 AGENT_BUILD = node --import tsx scripts/build-agent-binaries.ts
 
-.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads
+.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads soak
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -55,6 +55,8 @@ test: deps web-deps
 # Browser tests against a real Dash with seeded data; uses Debian's chromium (no download).
 e2e: build
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	# A CJK font, so the Simplified Chinese screenshots show glyphs rather than boxes.
+	fc-list :lang=zh | grep -q . || (apt-get update && apt-get install -y fonts-wqy-microhei)
 	$(NPM) run -s test:e2e
 
 # A signed release bundle + manifest in release/feed (docs/operations.md). Key: DASH_RELEASE_KEY_FILE.
@@ -72,6 +74,10 @@ bench-ingest: deps
 
 bench-reads: deps
 	$(NPM) run -s bench:reads
+
+# The long reliability runs (docs/reliability.md): fuzzing, 20 SIGKILLs, slow clients.
+soak: deps
+	$(NPM) run -s soak
 
 clean:
 	rm -rf dist node_modules web/dist web/node_modules release/stage

@@ -66,6 +66,10 @@ import { adminAlertSettingsPutRoute } from './routes/admin/alerts/settings-put.j
 import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js';
 import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
 import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
+import { adminAlertEventsAckRoute } from './routes/admin/alerts/events-ack.js';
+import { adminAlertSilencesListRoute } from './routes/admin/alerts/silences-list.js';
+import { adminAlertSilencesCreateRoute } from './routes/admin/alerts/silences-create.js';
+import { adminAlertSilencesDeleteRoute } from './routes/admin/alerts/silences-delete.js';
 import { themesListRoute } from './routes/admin/system/themes/list.js';
 import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
 import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
@@ -160,6 +164,10 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     adminAlertEventsListRoute(deps),
     adminAlertEventsSummaryRoute(deps),
     adminAlertEventsServersRoute(deps),
+    adminAlertEventsAckRoute(deps),
+    adminAlertSilencesListRoute(deps),
+    adminAlertSilencesCreateRoute(deps),
+    adminAlertSilencesDeleteRoute(deps),
     themesListRoute(deps),
     themesUploadRoute(deps),
     themesApplyRoute(deps),

@@ -3,9 +3,13 @@ import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */
-type Deps = Pick<AppDeps, 'systemSettings'>;
+type Deps = Pick<AppDeps, 'systemSettings' | 'config'>;
 
-/** GET /api/front/brand — logo, page title and top bar text for the dashboard. */
+/**
+ * GET /api/front/brand — logo, page title and top bar text for the dashboard, and whether this
+ * Dash runs an agent for its own host (`local_agent`), so an empty first-run dashboard can say
+ * it is waiting for that agent's first report rather than that there are no nodes.
+ */
 export function brandRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
@@ -17,9 +21,13 @@ export function brandRoute(deps: Deps) {
           logo_url: Type.String(),
           page_title: Type.String(),
           topbar_text: Type.String(),
+          local_agent: Type.Boolean(),
         }),
       },
     },
-    handler: () => deps.systemSettings.get(),
+    handler: async () => ({
+      ...(await deps.systemSettings.get()),
+      local_agent: deps.config.localAgent,
+    }),
   });
 }

@@ -9,6 +9,9 @@ type Deps = Pick<AppDeps, 'alerts'>;
 const Response = Type.Object({
   enabled: Type.Boolean(),
   channel_ids: Type.Array(Type.Integer()),
+  repeat_max: Type.Integer(),
+  flap_threshold: Type.Integer(),
+  flap_window_min: Type.Integer(),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -26,6 +29,9 @@ export function adminAlertSettingsGetRoute(deps: Deps) {
       return {
         enabled: s.enabled,
         channel_ids: s.channelIds,
+        repeat_max: s.repeatMax,
+        flap_threshold: s.flapThreshold,
+        flap_window_min: s.flapWindowMin,
         created_at: rfc3339(s.createdAt),
         updated_at: rfc3339(s.updatedAt),
       };
