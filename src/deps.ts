@@ -234,8 +234,10 @@ export async function createDeps(
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
   const history = historyReader(store.raw);
-  scheduler.add(metricsRollupsJob(ingestBackend));
-  scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  scheduler.add(metricsRollupsJob(ingestBackend, config.historySealMs));
+  scheduler.add(
+    metricsRetentionJob(ingestBackend, config.rawRetentionDays, config.historyMaxBytes),
+  );
   const telemetry = config.metrics.enabled
     ? createTelemetry({
         config: config.metrics,

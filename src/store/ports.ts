@@ -279,10 +279,18 @@ export interface RollupRunResult {
   watermark15m: number | undefined;
   watermark1h: number | undefined;
   buckets: number;
+  /** Raw-history blocks sealed by this run and the points they hold (history-blocks). */
+  sealedBlocks?: number;
+  sealedPoints?: number;
 }
 
 export interface RetentionRunResult {
+  /** Raw points deleted: open raw rows plus the points of deleted blocks. */
   raw: number;
+  /** Sealed raw-history blocks deleted (whole blocks whose newest point is past the cutoff). */
+  blocks?: number;
+  /** Set when the size budget moved the raw cutoff later than the configured retention. */
+  budgetCutoff?: number;
   rollup15m: number;
   rollup1h: number;
   devices: number;
@@ -290,8 +298,10 @@ export interface RetentionRunResult {
 
 /** Clock-driven maintenance, run on the writer so it never competes with ingest for the lock. */
 export interface MetricsMaintenance {
-  rollup(now: number): Promise<RollupRunResult>;
-  retention(now: number, rawRetentionDays: number): Promise<RetentionRunResult>;
+  /** Seals closed windows of raw history into blocks (every `sealMs`), then rolls up. */
+  rollup(now: number, sealMs?: number): Promise<RollupRunResult>;
+  /** `maxBytes`: the optional history size budget (history_max_bytes), met by shortening raw. */
+  retention(now: number, rawRetentionDays: number, maxBytes?: number): Promise<RetentionRunResult>;
 }
 
 /** Live node fields the front view and static ingest need. */
