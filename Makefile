@@ -5,7 +5,7 @@ NPM ?= npm
 # Standalone agents (Bun --compile, runtimes from npm; see docs/agent.md). Built once, then cached.
 AGENT_BUILD = node --import tsx scripts/build-agent-binaries.ts
 
-.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads
+.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads soak
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -72,6 +72,10 @@ bench-ingest: deps
 
 bench-reads: deps
 	$(NPM) run -s bench:reads
+
+# The long reliability runs (docs/reliability.md): fuzzing, 20 SIGKILLs, slow clients.
+soak: deps
+	$(NPM) run -s soak
 
 clean:
 	rm -rf dist node_modules web/dist web/node_modules release/stage

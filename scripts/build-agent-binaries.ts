@@ -3,7 +3,10 @@
 //
 //   node --import tsx scripts/build-agent-binaries.ts [--all | --host | <target id>…]
 //        [--bundle dist/agent/nodeagent.mjs] [--outdir dist/agent/bin] [--gzip[=max]] [--check]
+//        [--bun-version <pinned release>]
 //
+// --bun-version compiles the chosen targets with another pinned Bun release than their own (the
+// tests run this machine's agent on the Windows builds' release, which no Windows host here can).
 // --gzip also writes <asset>.gz, which Dash serves to clients accepting gzip: zlib -9, or a
 // cached 7-Zip copy of the same bytes; --gzip=max makes the smaller 7-Zip copy (scripts/agent-gzip.ts).
 // --check verifies every built file's header (format, CPU, C library) against its target.
@@ -36,6 +39,7 @@ import {
   AGENT_TARGETS,
   BUN_VERSION,
   hostAgentTarget,
+  pinnedRuntimeIntegrity,
   type AgentTarget,
 } from '../src/deploy/agent-targets.js';
 
@@ -47,28 +51,43 @@ const option = (name: string): string | undefined => {
 };
 const outDir = option('--outdir') ?? join(root, 'dist', 'agent', 'bin');
 const bundle = option('--bundle') ?? join(root, 'dist', 'agent', 'nodeagent.mjs');
-const VALUE_OPTIONS = new Set(['--outdir', '--bundle']);
-const cacheDir = join(root, 'node_modules', '.cache', 'dash-agent', `bun-${BUN_VERSION}`);
+const VALUE_OPTIONS = new Set(['--outdir', '--bundle', '--bun-version']);
+const bunVersionOverride = option('--bun-version');
+const cacheRoot = join(root, 'node_modules', '.cache', 'dash-agent');
+const cacheDir = (bunVersion: string): string => join(cacheRoot, `bun-${bunVersion}`);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const gzipArg = args.find((a) => a === '--gzip' || a.startsWith('--gzip='));
 const gzipMethod: GzipMethod | undefined =
   gzipArg === undefined ? undefined : gzipArg === '--gzip=max' ? 'max' : 'fast';
 
 /**
- * Options of every build (part of the rebuild stamp).
+ * Options of a build (part of the rebuild stamp).
  * - The JIT policy keeps the agent's code in JavaScriptCore's interpreter: it runs a few
  *   milliseconds every 3 s, and the optimising JIT tiers cost it about 4.5 MiB resident (code
- *   pages and JIT memory) for no measurable CPU gain (bench/agent, docs/agent.md).
+ *   pages and JIT memory) for no measurable CPU gain (bench/agent, docs/agent.md). Bun 1.3 (the
+ *   Windows builds) has no such option.
  * - A monitoring agent must not pick up .env or bunfig.toml from whatever directory it runs in.
  */
-const BUILD_FLAGS = [
-  '--minify',
-  '--compile-jit-policy=1000',
-  '--no-compile-autoload-dotenv',
-  '--no-compile-autoload-bunfig',
-];
+function buildFlags(bunVersion: string): string[] {
+  return [
+    '--minify',
+    ...(bunVersion === BUN_VERSION ? ['--compile-jit-policy=1000'] : []),
+    '--no-compile-autoload-dotenv',
+    '--no-compile-autoload-bunfig',
+  ];
+}
 
 function selectTargets(): AgentTarget[] {
+  const picked = pickTargets();
+  if (bunVersionOverride === undefined) return picked;
+  return picked.map((t) => ({
+    ...t,
+    bunVersion: bunVersionOverride,
+    runtimeIntegrity: pinnedRuntimeIntegrity(t.runtimePackage, bunVersionOverride),
+  }));
+}
+
+function pickTargets(): AgentTarget[] {
   const ids = args.filter((a, i) => !a.startsWith('--') && !VALUE_OPTIONS.has(args[i - 1] ?? ''));
   if (args.includes('--all')) return [...AGENT_TARGETS];
   if (ids.length === 0 || args.includes('--host')) {
@@ -88,16 +107,15 @@ const sha = (algo: string, data: Buffer, enc: 'hex' | 'base64'): string =>
   createHash(algo).update(data).digest(enc);
 
 /** The Bun runtime for a target, from its npm package (cached, integrity-checked). */
-function runtimeFor(t: AgentTarget): string {
-  const exe = join(
-    cacheDir,
-    t.runtimePackage.replace('/', '+'),
-    t.os === 'windows' ? 'bun.exe' : 'bun',
-  );
+function runtimeFor(t: AgentTarget, bunVersion = t.bunVersion): string {
+  const runtimeIntegrity = pinnedRuntimeIntegrity(t.runtimePackage, bunVersion);
+  const dir = cacheDir(bunVersion);
+  const exe = join(dir, t.runtimePackage.replace('/', '+'), t.os === 'windows' ? 'bun.exe' : 'bun');
   if (existsSync(exe)) return exe;
-  const work = mkdtempSync(join(cacheDir, '.fetch-'));
+  mkdirSync(dir, { recursive: true });
+  const work = mkdtempSync(join(dir, '.fetch-'));
   try {
-    const spec = `${t.runtimePackage}@${BUN_VERSION}`;
+    const spec = `${t.runtimePackage}@${bunVersion}`;
     process.stdout.write(`fetching ${spec} from the npm registry\n`);
     execFileSync(npm, ['pack', spec, '--silent', '--pack-destination', work], {
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -105,9 +123,9 @@ function runtimeFor(t: AgentTarget): string {
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (!tgz) throw new Error(`npm pack ${spec} produced no tarball`);
     const integrity = `sha512-${sha('sha512', readFileSync(join(work, tgz)), 'base64')}`;
-    if (integrity !== t.runtimeIntegrity) {
+    if (integrity !== runtimeIntegrity) {
       throw new Error(
-        `${spec}: integrity ${integrity} differs from the pinned ${t.runtimeIntegrity}`,
+        `${spec}: integrity ${integrity} differs from the pinned ${runtimeIntegrity}`,
       );
     }
     execFileSync('tar', ['-xzf', tgz], { cwd: work });
@@ -122,11 +140,15 @@ function runtimeFor(t: AgentTarget): string {
   }
 }
 
-/** A Bun that runs here: the `bun` devDependency when its postinstall ran, else the host runtime. */
-function compiler(): string {
+/**
+ * A Bun of the given release that runs here: the `bun` devDependency when its postinstall ran
+ * and it is that release, else the host platform's runtime package of that release (a compiled
+ * executable's format belongs to the Bun release that wrote it, so each release compiles its own).
+ */
+function compiler(bunVersion: string): string {
   const installed = join(root, 'node_modules', 'bun', 'bin', 'bun.exe');
   try {
-    if (statSync(installed).size > 1_000_000) {
+    if (bunVersion === BUN_VERSION && statSync(installed).size > 1_000_000) {
       const v = execFileSync(installed, ['--version'], { encoding: 'utf8' }).trim();
       if (v === BUN_VERSION) return installed;
     }
@@ -135,7 +157,7 @@ function compiler(): string {
   }
   const host = hostAgentTarget();
   if (!host) throw new Error(`Bun has no runtime for ${process.platform}/${process.arch}`);
-  return runtimeFor(host);
+  return runtimeFor(host, bunVersion);
 }
 
 async function main(): Promise<void> {
@@ -148,20 +170,20 @@ async function main(): Promise<void> {
     throw new Error(`package.json pins bun ${declared}, agent-targets.ts expects ${BUN_VERSION}`);
   }
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing; run npm run build:agent first`);
-  mkdirSync(cacheDir, { recursive: true });
   const bundleHash = sha('sha256', readFileSync(bundle), 'hex');
   const targets = selectTargets();
-  const bun = compiler();
   for (const t of targets) {
     const out = join(outDir, t.asset);
     const stamp = `${out}.stamp`;
-    const key = `${bundleHash} ${t.bunTarget} ${t.runtimeIntegrity} ${BUILD_FLAGS.join(' ')}\n`;
+    const flags = buildFlags(t.bunVersion);
+    const key = `${bundleHash} ${t.bunTarget} ${t.runtimeIntegrity} ${flags.join(' ')}\n`;
     if (existsSync(out) && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) {
       process.stdout.write(`agent ${t.id}: up to date (${out})\n`);
       check(t, out);
       continue;
     }
     const runtime = runtimeFor(t);
+    const bun = compiler(t.bunVersion);
     mkdirSync(dirname(out), { recursive: true });
     const temp = `${out}.tmp-${process.pid}${t.os === 'windows' ? '.exe' : ''}`;
     execFileSync(
@@ -170,7 +192,7 @@ async function main(): Promise<void> {
         'build',
         bundle,
         '--compile',
-        ...BUILD_FLAGS,
+        ...flags,
         `--target=${t.bunTarget}`,
         `--compile-executable-path=${runtime}`,
         `--outfile=${temp}`,
@@ -184,7 +206,7 @@ async function main(): Promise<void> {
     check(t, out);
   }
   if (gzipMethod) {
-    const gzipCache = join(cacheDir, 'gzip');
+    const gzipCache = join(cacheDir(BUN_VERSION), 'gzip');
     // 7-Zip is single-threaded: one build per core.
     await inParallel(targets, availableParallelism(), async (t) => {
       const out = join(outDir, t.asset);

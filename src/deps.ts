@@ -18,6 +18,7 @@ import { DownloadGrants } from './domain/nodes/download-grants.js';
 import { AgentAssetFiles } from './deploy/asset-files.js';
 import { randomAlnum } from './platform/crypto.js';
 import { AuthService } from './domain/auth/auth-service.js';
+import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter } from './domain/auth/rate-limiter.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
@@ -184,6 +185,7 @@ export async function createDeps(
   });
   const scheduler = new Scheduler(clock, log);
   scheduler.add(uptimeFinalizeJob(uptime));
+  scheduler.add(authSyncJob(auth));
   scheduler.add(uptimeRetentionJob(store.uptime, config.timezone));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { StoreUnavailableError } from '../store/open.js';
+import { PostgresConnectError } from '../store/postgres/open.js';
 import { DASH_VERSION } from '../version.js';
 import { serveCommand } from './commands/serve.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -25,7 +26,10 @@ export function buildCli(): Command {
     .action(migrateCommand);
   program
     .command('set-password')
-    .description('read a new admin password from standard input and store its hash')
+    .description(
+      'read a new admin password from standard input and store its hash in the existing database',
+    )
+    .option('--end-sessions', 'accepted for scripts; a new password always signs out every session')
     .action(setPasswordCommand);
   program
     .command('theme')
@@ -59,6 +63,11 @@ export async function runCli(argv: string[]): Promise<void> {
     if (err instanceof ConfigError || err instanceof StoreUnavailableError) {
       process.stderr.write(`dash: configuration error: ${err.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (err instanceof PostgresConnectError) {
+      process.stderr.write(`dash: ${err.message}\n`);
+      process.exitCode = 1;
       return;
     }
     throw err;

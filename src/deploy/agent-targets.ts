@@ -15,9 +15,11 @@ export interface AgentTarget {
   asset: string;
   /** `bun build --target` value. */
   bunTarget: string;
+  /** Bun release this target is compiled with (and its runtime package's version). */
+  bunVersion: string;
   /** npm package with the Bun runtime for this target (file `bin/bun` or `bin/bun.exe`). */
   runtimePackage: string;
-  /** Pinned npm integrity of `runtimePackage@BUN_VERSION`; the build refuses any other tarball. */
+  /** Pinned npm integrity of `runtimePackage@bunVersion`; the build refuses any other tarball. */
   runtimeIntegrity: string;
   /** What the file header must say (checked by test/deploy/agent-binaries.test.ts). */
   format: 'elf' | 'macho' | 'pe';
@@ -26,25 +28,61 @@ export interface AgentTarget {
 /** Bun release the agents are compiled with; must equal the `bun` devDependency. */
 export const BUN_VERSION = '1.4.5';
 
-// npm integrities of the runtime packages at BUN_VERSION (from `npm view <pkg>@<v> dist.integrity`).
-const RUNTIME_INTEGRITY: Record<string, string> = {
-  '@oven/bun-linux-x64-baseline':
-    'sha512-s8yMwYcFnnrA178gji0gZbkE2WVDej/Ti1x770oPfihxyRxSMNhGhiAQNXV53aDeraZxksdvKV/RAdQBCd0qPA==',
-  '@oven/bun-linux-aarch64':
-    'sha512-4BXmsSKnjOrlGWqZV4x/oWa7AVoR+B6lCXddMzOAXBIm3t50eslg9wb66gmtW1AamEQ1l1CDvmmruysEhqOWMg==',
-  '@oven/bun-linux-x64-musl-baseline':
-    'sha512-cWJhU8h0+MiUgpSt99sQhjxLIIosKEcKYdtKddohokUvAuN6jKOy7g7+QDTZTXtwHxz93wL3BX+L6wXVPDUH3A==',
-  '@oven/bun-linux-aarch64-musl':
-    'sha512-XCNc+WvvMAdNNb+OWTogpy+N9wm62fkVeEVLb6how0RZhW5LPi6c7BlkeVCuWps7XjEl2saFpHFa20/1E+PAHg==',
-  '@oven/bun-darwin-x64-baseline':
-    'sha512-zqfLA5A4B+hYMh5WYzYSot3uZ06FzhdP0OEwQisEzdirYtXGj5cQFlfy31BGfNsAsk1Gd/w/OxJ/jqqJ3cMclw==',
-  '@oven/bun-darwin-aarch64':
-    'sha512-4MIFXHmctH2EhAxLXm2/qxNtv17dFtLJylvaOCsrgq6KSqHTs6eW5YSrJjRbJxYUJaR901fsN8JfZOa+CsWpWQ==',
-  '@oven/bun-windows-x64-baseline':
-    'sha512-/U3Dc74uGqE6EUqef7mPtg9KwJs7iJH4JHRMfIZIn18MrJh6Xz4gVvWDXRvzCL2j8wPlTnJVyrO4n7Qq4uM7TQ==',
-  '@oven/bun-windows-aarch64':
-    'sha512-MiPFZnBNDnBXgr1oONc5pizC4fOLjnIOfNkYdFEnWzLmoFTg86naZIG3SvS7d/GglpQSAnCKMAzSjI/TAckiRw==',
+/**
+ * Bun release of the Windows builds. Bun 1.4's Windows x64 runtime is 88 MB of machine code and
+ * its agent compresses to 52.9 MB, over the 50 MB download target whatever the gzip encoder;
+ * 1.3.14's compresses to 37.9 MB. It lacks `--compile-jit-policy` (about 4.5 MiB more resident
+ * memory), which is the smaller cost on Windows hosts. See docs/agent.md, "Download size".
+ */
+export const WINDOWS_BUN_VERSION = '1.3.14';
+
+// npm integrities of the runtime packages (from `npm view <pkg>@<v> dist.integrity`). Every
+// package of each version is pinned: any of them can be the compiler on a host of its platform.
+const RUNTIME_INTEGRITY: Record<string, Record<string, string>> = {
+  [BUN_VERSION]: {
+    '@oven/bun-linux-x64-baseline':
+      'sha512-s8yMwYcFnnrA178gji0gZbkE2WVDej/Ti1x770oPfihxyRxSMNhGhiAQNXV53aDeraZxksdvKV/RAdQBCd0qPA==',
+    '@oven/bun-linux-aarch64':
+      'sha512-4BXmsSKnjOrlGWqZV4x/oWa7AVoR+B6lCXddMzOAXBIm3t50eslg9wb66gmtW1AamEQ1l1CDvmmruysEhqOWMg==',
+    '@oven/bun-linux-x64-musl-baseline':
+      'sha512-cWJhU8h0+MiUgpSt99sQhjxLIIosKEcKYdtKddohokUvAuN6jKOy7g7+QDTZTXtwHxz93wL3BX+L6wXVPDUH3A==',
+    '@oven/bun-linux-aarch64-musl':
+      'sha512-XCNc+WvvMAdNNb+OWTogpy+N9wm62fkVeEVLb6how0RZhW5LPi6c7BlkeVCuWps7XjEl2saFpHFa20/1E+PAHg==',
+    '@oven/bun-darwin-x64-baseline':
+      'sha512-zqfLA5A4B+hYMh5WYzYSot3uZ06FzhdP0OEwQisEzdirYtXGj5cQFlfy31BGfNsAsk1Gd/w/OxJ/jqqJ3cMclw==',
+    '@oven/bun-darwin-aarch64':
+      'sha512-4MIFXHmctH2EhAxLXm2/qxNtv17dFtLJylvaOCsrgq6KSqHTs6eW5YSrJjRbJxYUJaR901fsN8JfZOa+CsWpWQ==',
+    '@oven/bun-windows-x64-baseline':
+      'sha512-/U3Dc74uGqE6EUqef7mPtg9KwJs7iJH4JHRMfIZIn18MrJh6Xz4gVvWDXRvzCL2j8wPlTnJVyrO4n7Qq4uM7TQ==',
+    '@oven/bun-windows-aarch64':
+      'sha512-MiPFZnBNDnBXgr1oONc5pizC4fOLjnIOfNkYdFEnWzLmoFTg86naZIG3SvS7d/GglpQSAnCKMAzSjI/TAckiRw==',
+  },
+  [WINDOWS_BUN_VERSION]: {
+    '@oven/bun-linux-x64-baseline':
+      'sha512-q/8EdOC0yUE8FPeoOVq8/Pw5I9/tJaYmUfO/uDUAREx8IUnOJH1RJ5A3BjFqre8pvJoiZA9AovPJq5FnNNjSxA==',
+    '@oven/bun-linux-aarch64':
+      'sha512-X5SsPZHs+iYO8R/efIcRtc7gT2Q2DgPfliCxEkx4cXBumwkw0c/EsHMNwH3EgGpCDaZ7IYVPhpCG/xBOQHEwZw==',
+    '@oven/bun-linux-x64-musl-baseline':
+      'sha512-n6iE71G4lQE4XkrZhQQcL5YUlxDbnq6nqV7zeQi33PMsLT/0kYE+RvHOtBWZ3w0wMdXZfINmp63hIb9ijUBGtw==',
+    '@oven/bun-linux-aarch64-musl':
+      'sha512-jmqOA92Cd1NL/1XBd4bFkJLxQ86K0RW7ohxS2qzzAvuitO4JiIxjjTeCspoU44zCozH72HpfZfUE2On31OjnWA==',
+    '@oven/bun-darwin-x64-baseline':
+      'sha512-OSfsTZstc898HHElhU4NccaBGOSSDn5VfahiVTnidZ9B/+wb7WTyfZJaBeJcfjwJ9H2W9uTh2TGtl3UfcXgV9g==',
+    '@oven/bun-darwin-aarch64':
+      'sha512-Omj20SuiHBOUjUBIyqtkNjSUIjOtEOJwmbix/ZyFH4BaQ6OZTaaRWIR4TjHVz0yadHgli6lLTiAh1uarnvD49A==',
+    '@oven/bun-windows-x64-baseline':
+      'sha512-uIjLUC1S9DWgICzuoMba7vurBJnBruE4S5CxnvmZkdqWVXRzx1Rgu636HoH+k0qeaQCFh3jeG3JQ1y6fRHv0sw==',
+    '@oven/bun-windows-aarch64':
+      'sha512-T7s3x/BsVKQObGU6QDkZeI6wKynzqGbBH1yI77jrrj5siElclxr3DQrDIk8CV4G5/SJq2HHq4kpLyYY2DKCSmA==',
+  },
 };
+
+/** The pinned npm integrity of one runtime package at one Bun release. */
+export function pinnedRuntimeIntegrity(runtimePackage: string, bunVersion: string): string {
+  const integrity = RUNTIME_INTEGRITY[bunVersion]?.[runtimePackage];
+  if (!integrity) throw new Error(`no pinned integrity for ${runtimePackage}@${bunVersion}`);
+  return integrity;
+}
 
 function target(
   os: AgentTarget['os'],
@@ -53,8 +91,8 @@ function target(
   bunTarget: string,
   runtimePackage: string,
 ): AgentTarget {
-  const runtimeIntegrity = RUNTIME_INTEGRITY[runtimePackage];
-  if (!runtimeIntegrity) throw new Error(`no pinned integrity for ${runtimePackage}`);
+  const bunVersion = os === 'windows' ? WINDOWS_BUN_VERSION : BUN_VERSION;
+  const runtimeIntegrity = pinnedRuntimeIntegrity(runtimePackage, bunVersion);
   const suffix = libc ? `_${libc}` : '';
   const ext = os === 'windows' ? '.exe' : '';
   return {
@@ -64,6 +102,7 @@ function target(
     ...(libc ? { libc } : {}),
     asset: `${os}/node_${os}_${arch}${suffix}${ext}`,
     bunTarget,
+    bunVersion,
     runtimePackage,
     runtimeIntegrity,
     format: os === 'linux' ? 'elf' : os === 'macos' ? 'macho' : 'pe',

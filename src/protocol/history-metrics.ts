@@ -35,6 +35,8 @@ export const HOST_METRICS = [
   'pressure.io.full_avg10',
   'pressure.io.full_avg60',
   'pressure.io.full_avg300',
+  'cpu.iowait_ratio',
+  'cpu.steal_ratio',
 ] as const;
 
 export type HostMetric = (typeof HOST_METRICS)[number];

@@ -5,12 +5,29 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
-/** Opens the configured engine and brings its schema up to date. */
+/**
+ * What `dash serve` still needs that the PostgreSQL store does not have yet. While this list is
+ * not empty, serving on PostgreSQL is refused at start with this message instead of running with
+ * parts of Dash missing (docs/postgresql.md).
+ */
+export const POSTGRES_SERVE_UNSUPPORTED = [
+  'metrics ingest wiring and history reads (rollups, retention jobs)',
+  'traffic accounting',
+  'alerts',
+  'notification channels',
+  'multi-instance coordination',
+] as const;
+
+export function postgresServeRefusal(): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `DASH_DATABASE_URL: serving on PostgreSQL is not supported yet (missing: ${POSTGRES_SERVE_UNSUPPORTED.join(
+      ', ',
+    )}). \`dash migrate\` and \`dash migrate-data\` work with PostgreSQL; run Dash on SQLite (the default) for now. See docs/postgresql.md`,
+  );
+}
+
+/** Opens the configured engine for `dash serve` and brings its schema up to date. */
 export function openStore(config: DatabaseConfig, now: number): SqliteStore {
-  if (config.kind === 'postgres') {
-    throw new StoreUnavailableError(
-      'DASH_DATABASE_URL: the PostgreSQL backend is not available in this version; use SQLite (the default)',
-    );
-  }
+  if (config.kind === 'postgres') throw postgresServeRefusal();
   return openSqliteStore(config.path, now);
 }

@@ -85,7 +85,23 @@ $exe = Join-Path $binDir 'nodeagent.exe'
 $download = "$exe.download"
 
 [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
-Invoke-WebRequest -UseBasicParsing -Uri $assetUrl -Headers @{ 'X-Node-Secret' = $secret } -OutFile $download
+# HttpClient with automatic decompression sends `Accept-Encoding: gzip`, so Dash serves its
+# compressed copy (about half the bytes); Invoke-WebRequest on PowerShell 5.1 asks for neither.
+Add-Type -AssemblyName System.Net.Http
+$handler = New-Object System.Net.Http.HttpClientHandler
+$handler.AutomaticDecompression = [System.Net.DecompressionMethods]::GZip
+$client = New-Object System.Net.Http.HttpClient($handler)
+$client.Timeout = [TimeSpan]::FromMinutes(30)
+try {
+  $request = New-Object System.Net.Http.HttpRequestMessage([System.Net.Http.HttpMethod]::Get, $assetUrl)
+  $request.Headers.Add('X-Node-Secret', $secret)
+  $response = $client.SendAsync($request, [System.Net.Http.HttpCompletionOption]::ResponseHeadersRead).GetAwaiter().GetResult()
+  if (-not $response.IsSuccessStatusCode) { throw "agent download failed: HTTP $([int]$response.StatusCode) ($assetUrl)" }
+  $out = [System.IO.File]::Create($download)
+  try { $response.Content.CopyToAsync($out).GetAwaiter().GetResult() } finally { $out.Dispose() }
+} finally {
+  $client.Dispose()
+}
 if ((Get-Item $download).Length -eq 0) { throw 'downloaded agent is empty' }
 # A build that cannot start here must not replace the installed one.
 $renamed = "$download.exe"

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
@@ -41,8 +42,10 @@ describe('dash CLI', () => {
 
   it('sets the admin password from stdin, storing only a hash', async () => {
     const home = tempHome();
+    expect(dash(['migrate'], { DASH_HOME: home }).status).toBe(0);
     const r = dash(['set-password'], { DASH_HOME: home }, 'correct horse battery\n');
     expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`admin password updated in ${join(home, 'dash.db')}`);
     const store = openSqliteStore(join(home, 'dash.db'), 0);
     const stored = await store.settings.get('auth.admin_password_hash');
     expect(stored).toMatch(/^"scrypt\$/);
@@ -53,8 +56,35 @@ describe('dash CLI', () => {
     await store.close();
   });
 
+  it('refuses to create a new database, naming the one it looked for', () => {
+    const home = tempHome();
+    const r = dash(['set-password'], { DASH_HOME: home }, 'correct horse battery\n');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`no Dash database at ${join(home, 'dash.db')}`);
+    expect(existsSync(join(home, 'dash.db'))).toBe(false);
+  });
+
+  it('ends every session on each password change (--end-sessions is accepted)', async () => {
+    const home = tempHome();
+    expect(dash(['migrate'], { DASH_HOME: home }).status).toBe(0);
+    const r = dash(['set-password'], { DASH_HOME: home }, 'correct horse 2\n');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('every session was ended');
+    const again = dash(
+      ['set-password', '--end-sessions'],
+      { DASH_HOME: home },
+      'correct horse 3\n',
+    );
+    expect(again.status).toBe(0);
+    const store = openSqliteStore(join(home, 'dash.db'), 0);
+    expect(await store.settings.get('auth.user_version')).toBe('2');
+    await store.close();
+  });
+
   it('refuses a short password', () => {
-    const r = dash(['set-password'], { DASH_HOME: tempHome() }, 'short\n');
+    const home = tempHome();
+    expect(dash(['migrate'], { DASH_HOME: home }).status).toBe(0);
+    const r = dash(['set-password'], { DASH_HOME: home }, 'short\n');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('at least 8');
   });

@@ -110,17 +110,20 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
     expect(await page.locator('section[data-range] canvas').count()).toBeGreaterThan(0);
   });
 
-  it('creates a node, shows its install command, and edits it', async () => {
+  it('creates a node on save, shows its install command, and edits it', async () => {
     await page.goto(`${dash.url}/admin/nodes`);
     await page.getByRole('button', { name: 'Edit web-1' }).waitFor();
     await page.getByRole('button', { name: 'Add node' }).click();
-    await dialog().waitFor();
-    const command = dialog().getByLabel('Install command');
-    await expect.poll(() => command.inputValue(), WAIT).toMatch(/install\.sh \| sudo bash/);
-    await shot(page, '05-admin-new-node');
+    await page.getByRole('dialog', { name: 'New node' }).waitFor();
     await dialog().getByLabel('Name').fill('lab-1');
     await dialog().getByLabel('Tags').fill('lab, e2e');
     await dialog().getByLabel('Visible to guests').check();
+    await dialog().getByRole('button', { name: 'Create node' }).click();
+    await page.getByRole('dialog', { name: 'Node: lab-1' }).waitFor();
+    const command = dialog().getByLabel('Install command');
+    await expect.poll(() => command.inputValue(), WAIT).toMatch(/install\.sh \| sudo bash/);
+    await shot(page, '05-admin-new-node');
+    await dialog().getByLabel('Tags').fill('lab, e2e, new');
     await dialog().getByRole('button', { name: 'Save' }).click();
     await dialog().waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Edit lab-1' }).waitFor();

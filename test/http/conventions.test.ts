@@ -3,7 +3,7 @@ import { routeTable } from '../../src/http/route-table.js';
 import { RouteMatcher } from '../../src/http/route-matcher.js';
 import { IMPLEMENTED_METHODS, type RouteDef } from '../../src/http/route-def.js';
 import { buildTestApp, type TestApp } from '../support/build-app.js';
-import { credentialsFor } from '../support/credentials.js';
+import { sharedCredentials } from '../support/credentials.js';
 
 /**
  * Walks every registered route and checks the cross-cutting rules of spec §4.1 on each, so a
@@ -12,9 +12,11 @@ import { credentialsFor } from '../support/credentials.js';
 let t: TestApp;
 let routes: RouteDef[];
 let matcher: RouteMatcher;
+let creds: ReturnType<typeof sharedCredentials>;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  creds = sharedCredentials(t);
   routes = routeTable(t.deps);
   matcher = new RouteMatcher(routes);
 });
@@ -105,7 +107,7 @@ describe('conventions on every route', () => {
     for (const r of routes.filter(
       (x) => ['POST', 'PUT', 'PATCH'].includes(x.method) && !x.multipart,
     )) {
-      const headers = await credentialsFor(t, r.auth);
+      const headers = await creds.for(r.auth);
       if (!headers) continue;
       for (const url of urlsOf(r)) {
         const res = await t.app.inject({
@@ -123,9 +125,10 @@ describe('conventions on every route', () => {
 
   it('answers every route with no-store', async () => {
     for (const r of routes) {
-      const headers = (await credentialsFor(t, r.auth)) ?? {};
       for (const url of urlsOf(r)) {
+        const headers = (await creds.for(r.auth)) ?? {};
         const res = await t.app.inject({ method: r.method, url, headers });
+        creds.after(r.method, url);
         expect(res.headers['cache-control'], `${r.method} ${url}`).toBe('no-store');
         // A documented 503 (self-update unavailable in a checkout) is an answer, not a crash.
         if (res.statusCode === 503)

@@ -51,6 +51,14 @@ describe('install scripts', () => {
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
   });
+  it('the Windows installer downloads the agent with gzip accepted and decoded', async () => {
+    const body = (await get('/deploy/windows/install.ps1')).body;
+    // PowerShell 5.1's Invoke-WebRequest never asks for gzip; HttpClient with automatic
+    // decompression sends `Accept-Encoding: gzip` and writes the decoded executable.
+    expect(body).toContain('AutomaticDecompression = [System.Net.DecompressionMethods]::GZip');
+    expect(body).toContain("$request.Headers.Add('X-Node-Secret', $secret)");
+    expect(body).not.toMatch(/Invoke-WebRequest[^\n]*\$assetUrl/);
+  });
 });
 
 describe('agent assets', () => {

@@ -2,9 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../src/store/sqlite/open.js';
 import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { rollupTask } from '../../src/store/sqlite/rollup-task.js';
+import { ByteWriter } from '../../src/store/sqlite/metrics-codec.js';
 import type { HistoryQuery, HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
 import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
 import { metricsWrite, openHistoryStore } from '../support/metrics-writes.js';
+import { agentReport } from '../support/agent-payloads.js';
+import { historySample } from '../../src/domain/ingest/history-sample.js';
+import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
+import { decodeRollup, decodeRollupHost } from '../../src/store/sqlite/rollup-codec.js';
 
 const H = 3_600_000;
 const M15 = 900_000;
@@ -89,6 +94,27 @@ describe('raw history', () => {
     w.host[host('cpu.temp_c')] = null;
     engine.commitBatch([w]);
     expect(await query({ nodeId: 3, metric: 'cpu.temp_c' })).toEqual([]);
+  });
+
+  it('stores CPU iowait and steal ratios from the reported time split', async () => {
+    const iowait = await query({ metric: 'cpu.iowait_ratio', stepMs: 60_000 });
+    expect(iowait).toHaveLength(1);
+    expect(iowait[0]!.value).toBeCloseTo(0.021, 4);
+    const steal = await query({ metric: 'cpu.steal_ratio', stepMs: 60_000, agg: 'max' });
+    expect(steal[0]!.value).toBeCloseTo(0.004, 4);
+  });
+
+  it('has no iowait or steal points for a report without the CPU time split', async () => {
+    const v = validateMetricsReport(agentReport());
+    delete v.metrics.cpu?.times;
+    const sample = historySample(v.metrics);
+    expect(sample.host[host('cpu.iowait_ratio')]).toBeNull();
+    expect(sample.host[host('cpu.steal_ratio')]).toBeNull();
+    const w = write(3, T0, 0.5);
+    w.host = sample.host;
+    engine.commitBatch([w]);
+    expect(await query({ nodeId: 3, metric: 'cpu.iowait_ratio' })).toEqual([]);
+    expect(await query({ nodeId: 3, metric: 'cpu.usage_ratio' })).toHaveLength(1);
   });
 
   it('finds disk IO by name or ref, disk usage by mountpoint, temperature by path', async () => {
@@ -204,6 +230,43 @@ describe('rollups (15 minutes, 1 hour) and re-aggregation', () => {
     rolled.forEach((p, i) => expect(p.value).toBeCloseTo(raw[i]!.value, 9));
     const hourly = await query({ source: '1h', stepMs: H, to: T0 + 2 * H });
     expect(hourly).toHaveLength(2);
+  });
+
+  it('rolls up iowait and steal like CPU usage', async () => {
+    finish(rollupTask(store.raw, T0 + 3 * H));
+    const rolled = await query({
+      metric: 'cpu.steal_ratio',
+      source: '1h',
+      stepMs: H,
+      to: T0 + 2 * H,
+    });
+    expect(rolled).toHaveLength(2);
+    rolled.forEach((p) => expect(p.value).toBeCloseTo(0.004, 6));
+  });
+
+  it('reads a rollup bucket written before iowait and steal existed as having no value', async () => {
+    finish(rollupTask(store.raw, T0 + 3 * H));
+    const blobs = store.raw.prepare('SELECT id, data FROM metrics_15m').all() as Array<{
+      id: number;
+      data: Buffer;
+    }>;
+    // Rewrite every bucket in the older layout: the host series count without the last two.
+    const old = HOST_METRICS.length - 2;
+    for (const b of blobs) {
+      const rec = decodeRollup(b.data);
+      const w = new ByteWriter();
+      w.varint(old);
+      for (const a of rec.host.slice(0, old)) {
+        w.varint(a.count);
+        if (a.count > 0) [a.sum, a.min, a.max, a.last].forEach((x) => w.f64(x));
+      }
+      for (let k = 0; k < 4; k++) w.varint(0);
+      store.raw.prepare('UPDATE metrics_15m SET data = ? WHERE id = ?').run(w.finish(), b.id);
+      expect(decodeRollupHost(w.finish(), host('cpu.iowait_ratio'))).toBeUndefined();
+    }
+    const args = { source: '15m', stepMs: M15, from: T0, to: T0 + H } as const;
+    expect(await query({ ...args, metric: 'cpu.iowait_ratio' })).toEqual([]);
+    expect(await query({ ...args, metric: 'cpu.usage_ratio' })).toHaveLength(4);
   });
 
   it('weights re-aggregated averages by sample count', async () => {

@@ -44,6 +44,25 @@ describe('SQLite migrations', () => {
     await b.close();
   });
 
+  it('0012 adds the iowait and steal columns to a populated raw history table', () => {
+    const db = new BetterSqlite3(':memory:');
+    const before = SQLITE_MIGRATIONS.filter((m) => m.id < '0012');
+    db.exec('CREATE TABLE schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of before) {
+      for (const sql of m.up) db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, 1)').run(m.id);
+    }
+    db.prepare(
+      'INSERT INTO metrics_raw (node_id, received_at, cpu_usage_ratio) VALUES (1, 5, 42)',
+    ).run();
+    expect(migrateSqlite(db, 2).applied).toContain('0012_cpu_time_history');
+    expect(
+      db
+        .prepare('SELECT cpu_usage_ratio, cpu_iowait_ratio, cpu_steal_ratio FROM metrics_raw')
+        .get(),
+    ).toEqual({ cpu_usage_ratio: 42, cpu_iowait_ratio: null, cpu_steal_ratio: null });
+  });
+
   it('ids are unique and sorted', () => {
     const ids = SQLITE_MIGRATIONS.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);

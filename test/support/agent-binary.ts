@@ -10,13 +10,14 @@ export const TEST_AGENT_BIN_DIR = join(ROOT, 'node_modules', '.cache', 'dash-age
 
 /**
  * Builds this machine's standalone agent from the current source (bundle, then Bun --compile)
- * and returns its path. The bundle goes to a private directory so parallel test files never
+ * and returns its path; with `bunVersion`, compiled with that pinned Bun release. The bundle goes to a private directory so parallel test files never
  * read each other's half-written bundle.
  */
-export function buildHostAgent(): string {
+export function buildHostAgent(bunVersion?: string): string {
   const target = hostAgentTarget();
   if (!target) throw new Error(`no agent target for ${process.platform}/${process.arch}`);
   const bundleDir = mkdtempSync(join(tmpdir(), 'agent-bundle-'));
+  const outDir = bunVersion ? join(TEST_AGENT_BIN_DIR, `bun-${bunVersion}`) : TEST_AGENT_BIN_DIR;
   const run = (args: string[]): void => {
     const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
@@ -31,7 +32,8 @@ export function buildHostAgent(): string {
     '--bundle',
     join(bundleDir, 'nodeagent.mjs'),
     '--outdir',
-    TEST_AGENT_BIN_DIR,
+    outDir,
+    ...(bunVersion ? ['--bun-version', bunVersion] : []),
   ]);
-  return join(TEST_AGENT_BIN_DIR, target.asset);
+  return join(outDir, target.asset);
 }

@@ -31,3 +31,25 @@ export async function credentialsFor(
       return undefined;
   }
 }
+
+/**
+ * Credentials for sweeps over the route table, made once and reused: logging in per route
+ * (scrypt) is what made such sweeps time out on a loaded machine. A swept route that ends
+ * sessions or deletes nodes is reported with `after`, and the next request gets fresh ones.
+ */
+export function sharedCredentials(t: TestApp) {
+  let admin: Promise<Record<string, string>> | undefined;
+  let node: Record<string, string> | undefined;
+  return {
+    async for(mode: AuthMode): Promise<Record<string, string> | undefined> {
+      if (mode === 'admin') return (admin ??= adminHeaders(t));
+      if (mode === 'node') return (node ??= { 'x-node-secret': seedNode(t.deps).secret });
+      return credentialsFor(t, mode);
+    },
+    after(method: string, url: string): void {
+      if (method !== 'DELETE') return;
+      if (url.startsWith('/api/auth/sessions')) admin = undefined;
+      if (url.startsWith('/api/admin/nodes/')) node = undefined;
+    },
+  };
+}

@@ -5,9 +5,11 @@ import { SessionStore } from './auth/session';
 import { createResources } from './state/resources';
 import { applyTheme, initialTheme } from './theme/theme';
 import { loadActiveTheme } from './theme/active-theme';
+import { lang } from './i18n';
 import 'uplot/dist/uPlot.min.css';
 import './index.css';
 
+document.documentElement.lang = lang;
 applyTheme(initialTheme());
 void loadActiveTheme();
 const session = new SessionStore();

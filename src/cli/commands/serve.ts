@@ -3,8 +3,9 @@ import { createDeps } from '../../deps.js';
 import { buildApp } from '../../app.js';
 import { publishAgentAssets } from '../../deploy/agent-assets.js';
 import { startLocalAgent } from '../local-agent.js';
+import { dashCommand } from '../hints.js';
 
-function banner(url: string, generated: string | undefined): string {
+function banner(url: string, generated: string | undefined, setPassword: string): string {
   const lines = [``, `  Dash is running at ${url}`];
   if (generated) {
     lines.push(
@@ -13,7 +14,7 @@ function banner(url: string, generated: string | undefined): string {
       ``,
       `      ${generated}`,
       ``,
-      `  Change it with: dash set-password   (or set DASH_ADMIN_PASSWORD)`,
+      `  Change it with: ${setPassword}   (or set DASH_ADMIN_PASSWORD)`,
     );
   }
   return lines.join('\n') + '\n\n';
@@ -44,7 +45,16 @@ export async function serveCommand(): Promise<void> {
   const localAgent = config.localAgent
     ? await startLocalAgent(deps, { host: config.listen.host, port })
     : undefined;
-  process.stdout.write(banner(config.publicUrl, setup.generated));
+  const setPassword = dashCommand(
+    {
+      cwd: process.cwd(),
+      entry: process.argv[1],
+      home: config.home,
+      databaseUrl: process.env.DASH_DATABASE_URL,
+    },
+    'set-password',
+  );
+  process.stdout.write(banner(config.publicUrl, setup.generated, setPassword));
   deps.log.info({ listen: config.listen, database: config.database.kind }, 'dash started');
 
   let stopping = false;

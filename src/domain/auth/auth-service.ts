@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { SessionRecord, SessionsRepo, SettingsRepo } from '../../store/ports.js';
-import type { AdminPassword } from './admin-password.js';
+import { USER_VERSION_KEY, type AdminPassword } from './admin-password.js';
 import { AccessTokenCodec } from './access-token.js';
 
 export type Persistence = 'session' | 'persistent';
@@ -32,8 +32,6 @@ export interface SessionView {
   current: boolean;
 }
 
-const USER_VERSION_KEY = 'auth.user_version';
-
 /** Accepts `session`/`persistent` in any case with surrounding blanks, as the reference does. */
 export function parsePersistence(raw: unknown): Persistence {
   const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
@@ -57,7 +55,14 @@ export class AuthService {
     private readonly codec: AccessTokenCodec,
     private readonly clock: Clock,
     private readonly lifetimes: AuthLifetimes,
-  ) {}
+  ) {
+    // A new password ends every session, like revoke-all (the version is already stored).
+    password.onChange(async (version) => {
+      this.userVersion = version;
+      this.sessions.clear();
+      await this.repo.deleteAll();
+    });
+  }
 
   /** Loads live sessions and the user version; call once at start. */
   async load(): Promise<void> {
@@ -129,6 +134,18 @@ export class AuthService {
       throw new AppError('unauthorized', 'csrf validation failed');
     }
     await this.revoke(sid);
+  }
+
+  /**
+   * Follows a revocation made by another process (`dash set-password`): when
+   * the stored user version moved, sessions are reloaded and older tokens stop working.
+   */
+  async syncFromStore(): Promise<boolean> {
+    const raw = await this.settings.get(USER_VERSION_KEY);
+    const stored = raw === undefined ? 0 : Number(JSON.parse(raw));
+    if (stored === this.userVersion) return false;
+    await this.load();
+    return true;
   }
 
   /** Session id of a valid, unexpired, unrevoked access token. */

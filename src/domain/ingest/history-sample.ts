@@ -104,6 +104,9 @@ export function historySample(m: ReportMetrics): HistorySample {
     ...psi(p?.memory?.full),
     ...psi(p?.io?.some),
     ...psi(p?.io?.full),
+    // Agents without the CPU time split (older ones, non-Linux) leave these series empty.
+    m.cpu?.times ? n(m.cpu.times.iowait) : null,
+    m.cpu?.times ? n(m.cpu.times.steal) : null,
   ];
   return { host, devices };
 }

@@ -27,9 +27,13 @@ export async function storeMonthlySnapshots(d: {
       (w) => w.end + SEAL_AFTER_MS <= d.now && w.start >= d.now - d.retentionMs,
     );
     for (const i of ifaces) {
-      const have = new Set((await d.traffic.snapshots(node.id, i.iface)).map((s) => s.cycleStart));
+      // Keyed by both bounds: a cycle edit can keep a cycle's start and move its end, and the
+      // snapshot sealed under the old bounds must then be replaced.
+      const have = new Set(
+        (await d.traffic.snapshots(node.id, i.iface)).map((s) => `${s.cycleStart}:${s.cycleEnd}`),
+      );
       for (const w of closed) {
-        if (have.has(w.start)) continue;
+        if (have.has(`${w.start}:${w.end}`)) continue;
         const facts = await d.traffic.facts(node.id, i.iface, w.start, w.end);
         if (facts.length === 0) continue;
         const raw = billingStats(facts, {

@@ -16,7 +16,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -72,14 +71,68 @@ export function resolveInside(root: string, url: string): string | null {
   return abs === root || abs.startsWith(root + sep) ? abs : null;
 }
 
-function sendFile(
+/** Codings the client accepts with a non-zero weight (RFC 9110 §12.5.3), lower-cased. */
+export function acceptedCodings(header: string | string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of text.split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (!coding) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    if (q === undefined || Number(q) > 0) out.add(coding.trim());
+  }
+  return out;
+}
+
+/** Build-time compressed siblings (web/vite.config.ts writes them), best first. */
+const PRECOMPRESSED: ReadonlyArray<{ coding: string; ext: string }> = [
+  { coding: 'br', ext: '.br' },
+  { coding: 'gzip', ext: '.gz' },
+];
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
+
+interface Variant {
+  path: string;
+  st: Stats;
+  coding?: string;
+}
+
+/**
+ * The file to send for this request: a precompressed sibling when the client accepts its
+ * coding and it is not older than the file itself (a stale one from an earlier build is never
+ * served). `compressible` says the answer depends on Accept-Encoding (Vary).
+ */
+async function pickVariant(
+  req: FastifyRequest,
+  path: string,
+  st: Stats,
+): Promise<{ variant: Variant; compressible: boolean }> {
+  const compressible = COMPRESSIBLE.has(extname(path).toLowerCase());
+  if (!compressible) return { variant: { path, st }, compressible };
+  const accepted = acceptedCodings(req.headers['accept-encoding']);
+  for (const { coding, ext } of PRECOMPRESSED) {
+    if (!accepted.has(coding)) continue;
+    const cst = await fileStat(path + ext);
+    // 2 s of slack: a copy (release staging, cp) may stamp siblings a moment apart.
+    if (cst && cst.mtimeMs + 2000 >= st.mtimeMs) {
+      return { variant: { path: path + ext, st: cst, coding }, compressible };
+    }
+  }
+  return { variant: { path, st }, compressible };
+}
+
+async function sendFile(
   req: FastifyRequest,
   reply: FastifyReply,
   path: string,
-  st: Stats,
+  original: Stats,
   cacheControl: string,
-): FastifyReply {
+): Promise<FastifyReply> {
+  const { variant, compressible } = await pickVariant(req, path, original);
+  const st = variant.st;
   const etag = etagOf(st);
+  if (compressible) void reply.header('vary', 'Accept-Encoding');
+  if (variant.coding) void reply.header('content-encoding', variant.coding);
   void reply.headers({
     'cache-control': cacheControl,
     etag,
@@ -90,7 +143,7 @@ function sendFile(
   const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
   void reply.type(type).header('content-length', st.size);
   if (req.method === 'HEAD') return reply.code(200).send();
-  return reply.code(200).send(fileStreamFor(req.raw, path));
+  return reply.code(200).send(fileStreamFor(req.raw, variant.path));
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -102,8 +155,9 @@ function notFound(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * Serves the built SPA for every non-API path: existing files as they are, hashed assets with
- * a long cache, and index.html for client-side routes. A missing file (a path whose last
+ * Serves the built SPA for every non-API path: existing files as they are (precompressed
+ * brotli or gzip when accepted), hashed assets with a long cache, and index.html for
+ * client-side routes; source maps are never served. A missing file (a path whose last
  * segment has an extension, or anything under /assets/) is a 404, never the app page.
  */
 export function createSpaHandler(opts: SpaOptions) {
@@ -114,6 +168,8 @@ export function createSpaHandler(opts: SpaOptions) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(reply);
     const path = resolveInside(root, req.url);
     if (!path) return notFound(reply);
+    // Source maps stay on the server: they would publish the original sources.
+    if (extname(path).toLowerCase() === '.map') return notFound(reply);
 
     const st = path === root ? null : await fileStat(path);
     if (st) {

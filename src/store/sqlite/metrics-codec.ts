@@ -2,7 +2,7 @@ import { DEVICE_KINDS, HOST_METRICS, type DeviceKind } from '../../protocol/hist
 
 /**
  * Compact encodings of history values. Raw values are stored as scaled non-negative integers
- * (a ratio to 1e-4, loads and PSI to 1/100, temperatures to 0.1 °C, bytes and rates to 1), which
+ * (ratios to 1e-4, loads and PSI to 1/100, temperatures to 0.1 °C, bytes and rates to 1), which
  * SQLite and the varint blob keep in a few bytes each.
  */
 
@@ -35,6 +35,8 @@ export const HOST_COLUMNS = [
   'psi_io_full10',
   'psi_io_full60',
   'psi_io_full300',
+  'cpu_iowait_ratio',
+  'cpu_steal_ratio',
 ] as const satisfies { length: (typeof HOST_METRICS)['length'] };
 
 const PSI = 100;
@@ -52,6 +54,8 @@ export const HOST_SCALES: readonly number[] = [
   1,
   1,
   ...Array.from({ length: 15 }, () => PSI),
+  1e4,
+  1e4,
 ];
 
 export const DEVICE_KIND_ORDER: readonly DeviceKind[] = ['iface', 'io', 'usage', 'temp'];

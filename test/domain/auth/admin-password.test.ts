@@ -29,4 +29,16 @@ describe('admin password', () => {
     expect(await pw.verify('explicit-pass-2')).toBe(true);
     await store.close();
   });
+
+  it('bumps the stored user version with every change, so sessions issued before end', async () => {
+    const { store, pw } = make();
+    const seen: number[] = [];
+    pw.onChange(async (v) => void seen.push(v));
+    await pw.ensure('explicit-pass-1');
+    await pw.ensure('explicit-pass-1'); // unchanged: nothing revoked
+    await pw.set('explicit-pass-2');
+    expect(seen).toEqual([1, 2]);
+    expect(await store.settings.get('auth.user_version')).toBe('2');
+    await store.close();
+  });
 });

@@ -98,6 +98,16 @@ describe('GET /api/metrics/history', () => {
     expect(io.json<Series>().points.length).toBeGreaterThan(0);
     const temp = await get(`server_id=${shown.id}&metric=disk.temp_c&range=1h`);
     expect(temp.json<Series>().points.length).toBeGreaterThan(0);
+    for (const [metric, value] of [
+      ['cpu.iowait_ratio', 0.021],
+      ['cpu.steal_ratio', 0.004],
+    ] as const) {
+      const res = await get(`server_id=${shown.id}&metric=${metric}&range=30m&agg=max`);
+      expect(res.statusCode, metric).toBe(200);
+      const points = res.json<Series>().points;
+      expect(points.length, metric).toBeGreaterThan(0);
+      expect(points[0]!.value, metric).toBeCloseTo(value, 4);
+    }
     const max = await get(`server_id=${shown.id}&metric=cpu.load1&range=30m&agg=max`);
     expect(max.json<Series>().agg).toBe('max');
   });

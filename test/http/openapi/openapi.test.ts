@@ -4,7 +4,7 @@ import { routeTable } from '../../../src/http/route-table.js';
 import type { RouteDef } from '../../../src/http/route-def.js';
 import { openApiPath, type OpenApiDocument } from '../../../src/http/openapi/document.js';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
-import { adminHeaders, credentialsFor } from '../../support/credentials.js';
+import { adminHeaders, sharedCredentials } from '../../support/credentials.js';
 import { agentReport } from '../../support/agent-payloads.js';
 import { agentStatic } from '../../support/agent-static.js';
 import { OpenApiChecker } from '../../support/openapi-check.js';
@@ -112,12 +112,13 @@ describe('GET /api/docs', () => {
 describe('answers match the document', () => {
   async function sweep(withCredentials: boolean): Promise<string[]> {
     const problems: string[] = [];
+    const creds = sharedCredentials(t);
     for (const r of routes) {
-      const headers = withCredentials ? ((await credentialsFor(t, r.auth)) ?? {}) : {};
       for (const path of [r.path, ...(r.aliases ?? [])]) {
         // Id 1 is the default group and the first node; 999 exists nowhere.
         for (const id of [1, 999]) {
           const url = concrete(path, id);
+          const headers = withCredentials ? ((await creds.for(r.auth)) ?? {}) : {};
           const hasBody = ['POST', 'PUT', 'PATCH'].includes(r.method);
           const res = await t.app.inject({
             method: r.method,
@@ -125,6 +126,7 @@ describe('answers match the document', () => {
             headers: hasBody ? { ...headers, ...json } : headers,
             payload: hasBody && !r.multipart ? '{}' : undefined,
           });
+          creds.after(r.method, url);
           problems.push(...checker.problems(r.method, url, res));
           if (!path.includes(':')) break;
         }

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const root = join(mkdtempSync(join(tmpdir(), 'dash-fd-')), 'dist');
   mkdirSync(join(root, 'assets'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<!doctype html>');
-  bigFile = join(root, 'assets', 'index-abc.js.map');
+  bigFile = join(root, 'assets', 'index-abc.wasm');
   writeFileSync(bigFile, Buffer.alloc(2_100_000, 'a'));
   app = createHttpServer({
     logger: silentLogger,
@@ -59,7 +59,7 @@ describe.runIf(process.platform === 'linux')('static file descriptors', () => {
     const socket = connect(port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.pause();
-    const one = 'GET /assets/index-abc.js.map HTTP/1.1\r\nHost: x\r\n\r\n';
+    const one = 'GET /assets/index-abc.wasm HTTP/1.1\r\nHost: x\r\n\r\n';
     socket.write(one.repeat(20));
     // Wait until the server has opened the file for the queued requests.
     expect(await until(() => openDescriptorsOf(bigFile) >= 3)).toBe(true);

@@ -94,4 +94,22 @@ describe('traffic maintenance', () => {
       ['2026-10-01T00:00:00Z', 'stale', (6 * 3600 - 60) * 100],
     ]);
   });
+  it('re-seals a closed cycle whose end moved after its snapshot was stored', async () => {
+    await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
+    await feed(Date.UTC(2026, 9, 20), Date.UTC(2026, 9, 20, 6));
+    // A snapshot sealed under an earlier cycle definition: same start, another end.
+    await t.deps.store.traffic.putSnapshot(nodeId, {
+      iface: 'eth0',
+      cycleStart: Date.UTC(2026, 9, 1),
+      cycleEnd: Date.UTC(2026, 9, 25),
+      statsJson: '{}',
+      sealed: true,
+    });
+    await t.deps.traffic.maintain(Date.UTC(2026, 10, 3));
+    const snaps = await t.deps.store.traffic.snapshots(nodeId, 'eth0');
+    expect(snaps.map((r) => [r.cycleStart, r.cycleEnd])).toEqual([
+      [Date.UTC(2026, 9, 1), Date.UTC(2026, 10, 1)],
+    ]);
+    expect(JSON.parse(snaps[0]!.statsJson)).not.toEqual({});
+  });
 });

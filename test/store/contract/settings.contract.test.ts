@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../../src/store/ports.js';
-import { ENGINES } from '../engines.js';
+import { ENGINES, type EngineStore } from '../engines.js';
 
 describe.each(ENGINES)('settings repo on $name', ({ open }) => {
-  let store: Store;
+  let store: EngineStore;
   beforeEach(async () => {
     store = await open();
   });

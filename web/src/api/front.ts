@@ -32,6 +32,8 @@ export interface Brand {
   logo_url: string;
   page_title: string;
   topbar_text: string;
+  /** This Dash runs an agent for its own host (older servers omit it). */
+  local_agent?: boolean;
 }
 
 export interface FrontGroup {

@@ -1,10 +1,20 @@
-import { fetchHistory, type HistoryRange } from '../api/metrics';
+import { useState } from 'react';
+import type { NodeView } from '../api/front';
+import { fetchHistory, type HistoryAgg, type HistoryRange } from '../api/metrics';
 import { useAsync } from '../hooks/useAsync';
-import { formatValue, type ValueKind } from '../lib/format';
+import type { ValueKind } from '../lib/format';
 import { hasCode } from '../lib/errors';
-import { hasPoints, mergeSeries } from '../lib/series';
+import { liveValue, reportTimeSec } from '../lib/live';
+import {
+  appendSample,
+  gapThreshold,
+  hasPoints,
+  medianSpacing,
+  mergeSeries,
+  type AlignedColumns,
+} from '../lib/series';
 import { s } from '../i18n';
-import { Chart } from './Chart';
+import { Chart, type ChartSeries, type TimeWindow } from './Chart';
 import { ErrorMessage, Loading, Notice } from './Feedback';
 import { card } from './ui';
 
@@ -14,32 +24,91 @@ export interface SeriesSpec {
   device?: string;
 }
 
-/** One chart: fetches each series of the range in parallel and draws them together. */
+/** Raw ranges: legends show seconds. */
+const RAW_RANGES: readonly HistoryRange[] = ['30m', '1h', '12h', '24h'];
+
+/**
+ * Columns with the live samples appended since they were fetched. State is adjusted while
+ * rendering (no effect): a new fetch replaces the base, a newer report adds one row.
+ */
+function useLiveColumns(
+  base: AlignedColumns | undefined,
+  sample: { t: number; values: (number | null | undefined)[] } | null,
+  windowStart: number,
+  limit: number,
+): AlignedColumns | undefined {
+  const [acc, setAcc] = useState<{ base?: AlignedColumns; cols?: AlignedColumns }>({});
+  let cols = acc.base === base ? acc.cols : base;
+  if (cols && sample) cols = appendSample(cols, sample.t, sample.values, windowStart, limit);
+  if (acc.base !== base || acc.cols !== cols) setAcc({ base, cols });
+  return cols;
+}
+
+/**
+ * One chart: fetches each series of the range (once per aggregate shown) in parallel and draws
+ * them together; with `live`, each newer report of the node adds a point without a refetch.
+ */
 export function HistoryChart(props: {
   serverId: string;
   range: HistoryRange;
   title: string;
   kind: ValueKind;
   series: SeriesSpec[];
+  aggs: readonly HistoryAgg[];
+  window: TimeWindow;
+  live?: NodeView;
+  syncKey?: string;
+  onZoom?: (w: TimeWindow | null) => void;
 }) {
-  const { serverId, range, series } = props;
+  const { serverId, range, series, aggs } = props;
   const key = series.map((x) => `${x.metric}@${x.device ?? ''}`).join(',');
+  const aggKey = aggs.join(',');
+  // Series of one metric stay together: its average, then its maximum.
+  const columns = series.flatMap((spec, i) => aggs.map((agg) => ({ spec, agg, color: i })));
   const state = useAsync(
     (signal) =>
       Promise.all(
-        series.map((x) =>
-          fetchHistory({ serverId, range, metric: x.metric, device: x.device }, signal),
+        columns.map(({ spec, agg }) =>
+          fetchHistory(
+            {
+              serverId,
+              range,
+              metric: spec.metric,
+              device: spec.device,
+              agg: agg === 'avg' ? undefined : agg,
+            },
+            signal,
+          ),
         ),
-      ).then((answers) => ({ range, columns: mergeSeries(answers) })),
-    // The key stands for the series list, which callers rebuild on every render.
-    [serverId, range, key],
+      ).then((answers) => ({
+        range,
+        step: Math.max(1, ...answers.map((a) => a.step_sec || 1)),
+        columns: mergeSeries(answers),
+      })),
+    // The keys stand for the series and aggregate lists, which callers rebuild on every render.
+    [serverId, range, key, aggKey],
   );
+  const t = props.live ? reportTimeSec(props.live) : null;
+  const view = props.live;
+  const sample =
+    view && t !== null
+      ? { t, values: columns.map(({ spec }) => liveValue(view, spec.metric, spec.device)) }
+      : null;
+  const base = state.data?.columns;
+  const limit = gapThreshold(state.data?.step ?? 1, base ? medianSpacing(base[0]) : null);
+  const data = useLiveColumns(base, sample, props.window.min, limit);
+  const chartSeries: ChartSeries[] = columns.map(({ spec, agg, color }) => ({
+    label: agg === 'max' && aggs.length > 1 ? s.charts.maxOf(spec.label) : spec.label,
+    color,
+    ...(agg === 'max' && aggs.length > 1 ? { dash: [4, 3] } : {}),
+  }));
   return (
     <section
       className={`${card} min-w-0 p-3`}
       aria-label={props.title}
       data-chart={key}
       data-range={state.data?.range}
+      data-agg={aggKey}
     >
       <h3 className="mb-2 text-sm font-semibold">{props.title}</h3>
       {state.loading && !state.data && <Loading />}
@@ -50,13 +119,17 @@ export function HistoryChart(props: {
         ) : (
           <ErrorMessage error={state.error} onRetry={state.reload} />
         ))}
-      {state.data &&
-        (hasPoints(state.data.columns) ? (
+      {data &&
+        (hasPoints(data) ? (
           <Chart
-            data={state.data.columns}
-            series={series.map((x) => ({ label: x.label }))}
-            format={(v) => formatValue(props.kind, v)}
+            data={data}
+            series={chartSeries}
+            kind={props.kind}
             title={props.title}
+            window={props.window}
+            seconds={RAW_RANGES.includes(range)}
+            syncKey={props.syncKey}
+            onZoom={props.onZoom}
           />
         ) : (
           <p className="py-6 text-center text-sm text-slate-500 dark:text-slate-400">

@@ -1,12 +1,62 @@
 import { useState } from 'react';
 import type { NodeView } from '../api/front';
-import type { HistoryRange } from '../api/metrics';
+import type { HistoryAgg, HistoryRange } from '../api/metrics';
 import { s } from '../i18n';
+import { reportTimeSec } from '../lib/live';
+import type { TimeWindow } from './Chart';
 import { HistoryChart, type SeriesSpec } from './HistoryChart';
-import { input, label } from './ui';
+import { focusRing, input, label } from './ui';
 
 const c = s.detail.charts;
 const x = s.detail.series;
+const sc = s.charts;
+
+/** Length of each range in seconds: the x axis always spans all of it. */
+export const RANGE_SECONDS: Record<HistoryRange, number> = {
+  '30m': 1800,
+  '1h': 3600,
+  '12h': 43_200,
+  '24h': 86_400,
+  '1w': 604_800,
+  '15d': 1_296_000,
+  '30d': 2_592_000,
+};
+
+/** Ranges whose charts grow with each report of the node (raw points a few seconds apart). */
+export const LIVE_RANGES: readonly HistoryRange[] = ['30m', '1h'];
+/** Ranges that show the maximum beside the average unless the viewer picks otherwise. */
+const LONG_RANGES: readonly HistoryRange[] = ['1w', '15d', '30d'];
+
+export type AggMode = 'avg' | 'max' | 'both';
+
+const AGGS_OF: Record<AggMode, readonly HistoryAgg[]> = {
+  avg: ['avg'],
+  max: ['max'],
+  both: ['avg', 'max'],
+};
+
+function AggPicker(props: { value: AggMode; onChange: (m: AggMode) => void }) {
+  return (
+    <div role="radiogroup" aria-label={sc.aggLabel} className="flex flex-wrap gap-1">
+      {(['avg', 'max', 'both'] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          role="radio"
+          aria-checked={props.value === m}
+          onClick={() => props.onChange(m)}
+          className={`rounded-md px-2 py-0.5 text-xs ${focusRing} ${
+            props.value === m
+              ? 'bg-slate-700 text-white dark:bg-slate-200 dark:text-slate-900'
+              : 'bg-white text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600'
+          }`}
+        >
+          {sc.aggs[m]}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 function DeviceSelect(props: {
   id: string;
@@ -38,8 +88,35 @@ function DeviceSelect(props: {
 const grid = 'grid gap-3 lg:grid-cols-2';
 
 /** Every metric of the history API for one node and range, grouped by subject. */
-export function HistorySection({ view, range }: { view: NodeView; range: HistoryRange }) {
+export function HistorySection({
+  view,
+  range,
+  now,
+}: {
+  view: NodeView;
+  range: HistoryRange;
+  /** Wall clock, epoch ms. */
+  now: number;
+}) {
   const id = view.node.id;
+  const live = LIVE_RANGES.includes(range);
+  const nowSec = Math.floor(now / 1000);
+  // Live ranges slide with the clock (3 s steps); the others end where they were opened, so
+  // time that passes without a refetch is not drawn as an outage.
+  const [anchor, setAnchor] = useState({ range, end: nowSec });
+  if (anchor.range !== range) setAnchor({ range, end: nowSec });
+  const end = live
+    ? Math.max(nowSec - (nowSec % 3), reportTimeSec(view) ?? 0)
+    : anchor.range === range
+      ? anchor.end
+      : nowSec;
+  const [zoom, setZoom] = useState<{ range: HistoryRange; w: TimeWindow } | null>(null);
+  const zoomed = zoom?.range === range ? zoom.w : null;
+  const win: TimeWindow = zoomed ?? { min: end - RANGE_SECONDS[range], max: end };
+  const onZoom = (w: TimeWindow | null) => setZoom(w ? { range, w } : null);
+  const [picked, setPicked] = useState<AggMode | null>(null);
+  const mode: AggMode = live ? 'avg' : (picked ?? (LONG_RANGES.includes(range) ? 'both' : 'avg'));
+
   const ioDevices = Object.keys(view.disk.io.by_device ?? {});
   const mounts = view.disk.mounts.map((m) => m.mountpoint);
   const tempDevices = view.disk.temperature_devices ?? [];
@@ -62,13 +139,34 @@ export function HistorySection({ view, range }: { view: NodeView; range: History
       title={title}
       kind={kind}
       series={series}
+      aggs={AGGS_OF[mode]}
+      window={win}
+      live={live ? view : undefined}
+      syncKey={`node-${id}`}
+      onZoom={onZoom}
     />
   );
 
   return (
     <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        {!live && <AggPicker value={mode} onChange={setPicked} />}
+        <button
+          type="button"
+          onClick={() => setZoom(null)}
+          disabled={!zoomed}
+          className={`rounded-md px-2 py-0.5 text-xs ring-1 ring-slate-300 disabled:opacity-50 dark:ring-slate-600 ${focusRing}`}
+        >
+          {sc.resetZoom}
+        </button>
+        <span className="text-xs text-slate-500 dark:text-slate-400">{sc.zoomHint}</span>
+      </div>
       <div className={grid}>
         {chart(c.cpu, 'ratio', [{ metric: 'cpu.usage_ratio', label: x.usage }])}
+        {chart(sc.cpuTime, 'ratio', [
+          { metric: 'cpu.iowait_ratio', label: sc.iowait },
+          { metric: 'cpu.steal_ratio', label: sc.steal },
+        ])}
         {chart(c.load, 'load', [
           { metric: 'cpu.load1', label: x.load1 },
           { metric: 'cpu.load5', label: x.load5 },

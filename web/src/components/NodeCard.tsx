@@ -2,7 +2,14 @@ import { memo } from 'react';
 import { Link } from 'react-router';
 import type { NodeView } from '../api/front';
 import type { UptimeDay } from '../api/metrics';
-import { formatBytes, formatCelsius, formatNumber, formatRate, formatRatio } from '../lib/format';
+import {
+  formatBytes,
+  formatCelsius,
+  formatDateTime,
+  formatNumber,
+  formatRate,
+  formatRatio,
+} from '../lib/format';
 import { nodeTemperature, primaryMount } from '../lib/node-status';
 import { s } from '../i18n';
 import { Meter } from './Meter';
@@ -16,6 +23,8 @@ export interface NodeCardProps {
   onOpenDay: (nodeId: string, date: string) => void;
   /** Open alerts on this node (admins only). */
   alerts?: { count: number; metrics: string[] } | undefined;
+  /** Offline only: how long ago the last report arrived ("5m"); replaces the stale rates. */
+  ago?: string | undefined;
 }
 
 function Stat(props: { label: string; children: React.ReactNode }) {
@@ -34,11 +43,8 @@ export const NodeCard = memo(function NodeCard({
   uptime,
   onOpenDay,
   alerts,
+  ago,
 }: NodeCardProps) {
-  const mount = primaryMount(view);
-  const temp = nodeTemperature(view);
-  const mem = view.memory;
-  const net = view.network.total;
   return (
     <article
       className={`${card} flex h-full flex-col gap-2.5 p-3 ${offline ? 'opacity-70' : ''}`}
@@ -98,6 +104,39 @@ export const NodeCard = memo(function NodeCard({
           ))}
         </ul>
       )}
+      {offline ? (
+        <p
+          className="rounded-md bg-slate-100 px-2 py-3 text-center text-sm font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+          data-last-seen
+          title={s.fleet.lastSeenAt(formatDateTime(view.observation.received_at))}
+        >
+          {s.fleet.lastSeen(ago ?? s.app.none)}
+        </p>
+      ) : (
+        <LiveStats view={view} />
+      )}
+      {uptime && (
+        <div className="mt-auto">
+          <UptimeStrip
+            days={uptime.days}
+            warning={uptime.warning}
+            error={uptime.error}
+            onOpenDay={(date) => onOpenDay(view.node.id, date)}
+          />
+        </div>
+      )}
+    </article>
+  );
+});
+
+/** Current usage and rates: shown only while the node reports (stale rates would mislead). */
+function LiveStats({ view }: { view: NodeView }) {
+  const mount = primaryMount(view);
+  const temp = nodeTemperature(view);
+  const mem = view.memory;
+  const net = view.network.total;
+  return (
+    <>
       <div className="grid gap-1.5">
         <Meter
           label={s.node.cpu}
@@ -142,16 +181,6 @@ export const NodeCard = memo(function NodeCard({
           {formatRate(view.disk.io.total.read_bps)} / {formatRate(view.disk.io.total.write_bps)}
         </Stat>
       </dl>
-      {uptime && (
-        <div className="mt-auto">
-          <UptimeStrip
-            days={uptime.days}
-            warning={uptime.warning}
-            error={uptime.error}
-            onOpenDay={(date) => onOpenDay(view.node.id, date)}
-          />
-        </div>
-      )}
-    </article>
+    </>
   );
-});
+}

@@ -6,7 +6,8 @@ import { useElementWidth } from '../hooks/useElementWidth';
 import { NodeCard } from './NodeCard';
 import type { NodeAlerts } from '../hooks/useAlertSummary';
 
-const MIN_CARD_WIDTH = 290;
+// Narrow enough for five cards on a 1440 px screen, wide enough for "123 MiB/s / 45.6 MiB/s".
+const MIN_CARD_WIDTH = 250;
 const GAP = 12;
 const ROW_ESTIMATE = 330;
 
@@ -28,13 +29,15 @@ export interface NodeGridProps {
   onOpenDay: (nodeId: string, date: string) => void;
   /** Open alerts per node (admins only). */
   alerts?: ReadonlyMap<string, NodeAlerts>;
+  /** Offline nodes: how long ago their last report arrived. */
+  ago?: ReadonlyMap<string, string>;
 }
 
 /**
  * Window-scrolled grid that mounts only the rows near the viewport, so thousands of nodes
  * cost no more per poll than the few dozen on screen.
  */
-export function NodeGrid({ nodes, offline, uptime, onOpenDay, alerts }: NodeGridProps) {
+export function NodeGrid({ nodes, offline, uptime, onOpenDay, alerts, ago }: NodeGridProps) {
   const [el, setEl] = useState<HTMLDivElement | null>(null);
   const cols = columnsFor(useElementWidth(el));
   const rows = Math.ceil(nodes.length / cols);
@@ -72,6 +75,7 @@ export function NodeGrid({ nodes, offline, uptime, onOpenDay, alerts }: NodeGrid
                 uptime={uptime.get(v.node.id)}
                 onOpenDay={onOpenDay}
                 alerts={alerts?.get(v.node.id)}
+                ago={ago?.get(v.node.id)}
               />
             ))}
           </div>

@@ -1,7 +1,7 @@
 import { NavLink, useNavigate } from 'react-router';
 import { useState } from 'react';
 import { useAuth, useSession } from '../auth/context';
-import { s } from '../i18n';
+import { LANGS, lang, s, setLang, type Lang } from '../i18n';
 import { useResource, useResources } from '../state/resources';
 import { saveTheme, type Theme } from '../theme/theme';
 import { btnGhost, focusRing } from './ui';
@@ -52,6 +52,19 @@ export function TopBar(props: { theme: Theme; onTheme: (t: Theme) => void }) {
               </NavLink>
             </>
           )}
+          <select
+            aria-label={s.fleet.language}
+            title={s.fleet.language}
+            value={lang}
+            onChange={(e) => setLang(e.target.value as Lang)}
+            className={`rounded-md border-0 bg-transparent px-1.5 py-1.5 text-sm text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800 ${focusRing}`}
+          >
+            {LANGS.map((l) => (
+              <option key={l} value={l}>
+                {s.fleet.languages[l]}
+              </option>
+            ))}
+          </select>
           <button
             type="button"
             className={btnGhost}

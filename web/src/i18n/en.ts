@@ -1,8 +1,11 @@
 import { themesEn } from './themes.en';
+import { chartTitlesEn, chartsEn } from './charts.en';
 import { enTraffic, trafficErrorsEn } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
 import { channelsEn } from './channels.en';
+import { fleetEn } from './fleet.en';
+import { authEn } from './auth.en';
 
 /**
  * Every user-visible English string. A translation supplies an object of the same shape
@@ -115,22 +118,7 @@ export const en = {
     },
     historyUnavailable: 'History is not available to guests.',
     noPoints: 'No data in this range.',
-    charts: {
-      cpu: 'CPU usage',
-      load: 'Load average',
-      cpuTemp: 'CPU temperature',
-      memUsed: 'Memory used',
-      memRatio: 'Memory usage',
-      processes: 'Processes',
-      network: 'Network rate',
-      connections: 'Connections',
-      diskThroughput: 'Disk throughput',
-      diskIops: 'Disk IOPS',
-      diskUsed: 'Disk space used',
-      diskRatio: 'Disk usage',
-      diskTemp: 'Disk temperature',
-      pressure: (res: string) => `Pressure stall: ${res}`,
-    },
+    charts: chartTitlesEn,
     series: {
       usage: 'usage',
       load1: '1 min',
@@ -193,35 +181,17 @@ export const en = {
     legendNone: 'No data',
     dayAverage: (p: string) => `Day: ${p}`,
   },
-  login: {
-    title: 'Sign in',
-    password: 'Admin password',
-    remember: 'Keep me signed in on this device',
-    submit: 'Sign in',
-    submitting: 'Signing in…',
-    sessionExpired: 'Your session ended. Sign in again.',
-    wrongPassword: 'Wrong password.',
-  },
-  sessions: {
-    title: 'Sessions',
-    intro: 'Devices signed in as admin.',
-    id: 'Session',
-    current: 'This device',
-    expires: 'Expires',
-    kind: 'Kind',
-    sessionOnly: 'Until the browser closes',
-    persistent: 'Remembered',
-    revoke: 'Revoke',
-    revokeAll: 'Sign out everywhere',
-    confirmRevokeAll: 'Sign out every session, including this one?',
-    empty: 'No sessions.',
-  },
+  login: authEn.login,
+  sessions: authEn.sessions,
   admin: {
     title: 'Admin console',
     nodes: {
       title: 'Nodes',
       add: 'Add node',
       adding: 'Adding…',
+      create: 'Create node',
+      newTitle: 'New node',
+      newHint: 'The node is created when you save; its install command is shown next.',
       name: 'Name',
       hostname: 'Hostname',
       ip: 'Address',
@@ -336,6 +306,7 @@ export const en = {
   },
   alerts: alertsEn,
   channels: channelsEn,
+  fleet: fleetEn,
   errors: {
     network: 'Cannot reach Dash. Check your connection.',
     timeout: 'Dash took too long to answer.',
@@ -402,6 +373,7 @@ export const en = {
     } as Record<string, string>,
   },
   traffic: enTraffic,
+  charts: chartsEn,
 };
 
 export type Strings = typeof en;

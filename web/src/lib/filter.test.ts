@@ -58,4 +58,13 @@ describe('applyFilter', () => {
     applyFilter(input, [], { groupId: null, search: '', sort: 'name' });
     expect(input).toEqual([alpha, beta]);
   });
+
+  it('filters by status and sorts offline nodes first', () => {
+    const st = { offline: new Set(['1']), alerting: new Set(['3']) };
+    const f = { groupId: null, search: '', sort: 'order' as const };
+    expect(ids(applyFilter(nodes, [], { ...f, status: 'online' }, st))).toEqual(['2', '3']);
+    expect(ids(applyFilter(nodes, [], { ...f, status: 'offline' }, st))).toEqual(['1']);
+    expect(ids(applyFilter(nodes, [], { ...f, status: 'alerting' }, st))).toEqual(['3']);
+    expect(ids(applyFilter(nodes, [], { ...f, sort: 'offline' }, st))).toEqual(['1', '2', '3']);
+  });
 });

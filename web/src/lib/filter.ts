@@ -1,11 +1,36 @@
 import type { FrontGroup, NodeView } from '../api/front';
 
-export type SortKey = 'order' | 'name' | 'cpu' | 'memory' | 'network';
+export type SortKey = 'order' | 'offline' | 'name' | 'cpu' | 'memory' | 'network';
+export type StatusFilter = 'all' | 'online' | 'offline' | 'alerting';
 
 export interface NodeFilter {
   groupId: number | null;
   search: string;
   sort: SortKey;
+  /** Default 'all'. */
+  status?: StatusFilter;
+}
+
+/** What the status filter and the "offline first" order need to know beyond the views. */
+export interface NodeState {
+  offline: ReadonlySet<string>;
+  /** Nodes with open alerts (admins only; empty for guests). */
+  alerting: ReadonlySet<string>;
+}
+
+const NO_STATE: NodeState = { offline: new Set(), alerting: new Set() };
+
+export function matchesStatus(id: string, status: StatusFilter, st: NodeState): boolean {
+  switch (status) {
+    case 'all':
+      return true;
+    case 'online':
+      return !st.offline.has(id);
+    case 'offline':
+      return st.offline.has(id);
+    case 'alerting':
+      return st.alerting.has(id);
+  }
 }
 
 function haystack(v: NodeView): string {
@@ -29,7 +54,9 @@ const byName = (a: NodeView, b: NodeView) =>
 const byOrder = (a: NodeView, b: NodeView) =>
   (b.node.order ?? 0) - (a.node.order ?? 0) || byName(a, b);
 
-const COMPARATORS: Record<SortKey, (a: NodeView, b: NodeView) => number> = {
+type Cmp = (a: NodeView, b: NodeView) => number;
+
+const COMPARATORS: Record<Exclude<SortKey, 'offline'>, Cmp> = {
   order: byOrder,
   name: byName,
   cpu: (a, b) => b.cpu.usage_ratio - a.cpu.usage_ratio || byOrder(a, b),
@@ -44,6 +71,7 @@ export function applyFilter(
   nodes: readonly NodeView[],
   groups: readonly FrontGroup[],
   f: NodeFilter,
+  st: NodeState = NO_STATE,
 ): NodeView[] {
   let members: Set<string> | null = null;
   if (f.groupId !== null) {
@@ -51,7 +79,16 @@ export function applyFilter(
     members = new Set((g?.node_ids ?? []).map(String));
   }
   const out = nodes.filter(
-    (v) => (members === null || members.has(v.node.id)) && matchesSearch(v, f.search),
+    (v) =>
+      (members === null || members.has(v.node.id)) &&
+      matchesStatus(v.node.id, f.status ?? 'all', st) &&
+      matchesSearch(v, f.search),
   );
-  return out.sort(COMPARATORS[f.sort]);
+  // "Offline first": silent nodes on top, each part in display order.
+  const cmp: Cmp =
+    f.sort === 'offline'
+      ? (a, b) =>
+          Number(st.offline.has(b.node.id)) - Number(st.offline.has(a.node.id)) || byOrder(a, b)
+      : COMPARATORS[f.sort];
+  return out.sort(cmp);
 }

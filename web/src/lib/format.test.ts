@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatAgo,
   formatBytes,
   formatDuration,
   formatPercent,
   formatRate,
   formatRatio,
   formatValue,
+  formatDate,
+  formatDateTime,
   usageLevel,
 } from './format';
+import { formatDay, formatInstant } from './datetime';
 
 describe('formatting', () => {
   it('prints bytes in binary units with sensible precision', () => {
@@ -43,12 +47,27 @@ describe('formatting', () => {
   });
 
   it('formats chart values by kind', () => {
-    expect(formatValue('ratio', 0.5)).toBe('50%');
+    expect(formatValue('ratio', 0.5)).toBe('50.0%');
+    expect(formatValue('ratio', 0.004)).toBe('0.4%');
     expect(formatValue('percent', 1.234)).toBe('1.23%');
     expect(formatValue('bytes', 1024)).toBe('1.00 KiB');
     expect(formatValue('rate', 1024)).toBe('1.00 KiB/s');
     expect(formatValue('celsius', 47.6)).toBe('48 °C');
     expect(formatValue('count', 1234.4)).toBe('1,234');
     expect(formatValue('load', 0.5)).toBe('0.50');
+  });
+
+  it('says how long ago in seconds, then whole minutes', () => {
+    expect(formatAgo(17_400)).toBe('17s');
+    expect(formatAgo(5 * 60_000 + 42_000)).toBe('5m');
+    expect(formatAgo(26 * 3_600_000 + 61_000)).toBe('1d 2h');
+  });
+
+  it('prints dates in the viewer locale, the same as the charts', () => {
+    const iso = '2026-11-24T12:05:00Z';
+    expect(formatDateTime(iso)).toBe(formatInstant(Date.parse(iso)));
+    expect(formatDate(iso)).toBe(formatDay(Date.parse(iso)));
+    expect(formatDateTime(undefined)).toBe(formatDate(''));
+    expect(formatDateTime('not a date')).toBe('not a date');
   });
 });

@@ -1,4 +1,5 @@
 import { s } from '../i18n';
+import { formatDay, formatInstant } from './datetime';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
@@ -63,13 +64,26 @@ export function formatDuration(ms: number): string {
   return parts.slice(0, 2).join(' ');
 }
 
-/** ISO timestamp → local "2025-01-31 14:05". */
+/**
+ * How long ago, for "last seen": seconds under a minute, then whole minutes (so the text, and
+ * a card showing it, changes once a minute rather than every second).
+ */
+export function formatAgo(ms: number): string {
+  return formatDuration(ms < 60_000 ? ms : Math.floor(ms / 60_000) * 60_000);
+}
+
+/** ISO timestamp → date and time in the viewer's locale and zone (as on the charts). */
 export function formatDateTime(iso: string | undefined): string {
   if (!iso) return s.app.none;
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : formatInstant(t);
+}
+
+/** ISO timestamp → calendar date in the viewer's locale and zone. */
+export function formatDate(iso: string | undefined): string {
+  if (!iso) return s.app.none;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? iso : formatDay(t);
 }
 
 /** Usage level used for colours: warn at 60 %, danger at 90 % (reference §11.5). */
@@ -87,7 +101,7 @@ export type ValueKind = 'ratio' | 'percent' | 'bytes' | 'rate' | 'count' | 'cels
 export function formatValue(kind: ValueKind, v: number): string {
   switch (kind) {
     case 'ratio':
-      return formatRatio(v, 0);
+      return formatRatio(v, 1);
     case 'percent':
       return s.units.percent(v.toFixed(v < 10 ? 2 : 1));
     case 'bytes':

@@ -12,6 +12,7 @@ import {
 } from '../components/DetailPanels';
 import { ErrorMessage, Loading, Notice } from '../components/Feedback';
 import { HistorySection } from '../components/HistorySection';
+import { NodeUptime } from '../components/NodeUptime';
 import { Meter } from '../components/Meter';
 import { card, focusRing } from '../components/ui';
 import { useNow } from '../hooks/useNow';
@@ -64,6 +65,7 @@ export function NodeDetailPage() {
   const auth = useAuth();
   const metrics = useResource(res.metrics);
   const access = useResource(res.access).data;
+  const uptime = useResource(res.uptime).data;
   const now = useNow(1000);
 
   if (metrics.loading && !metrics.data) return <Loading />;
@@ -174,43 +176,51 @@ export function NodeDetailPage() {
         </div>
       </section>
 
-      <div className="grid gap-3 xl:grid-cols-2">
-        <MountsPanel view={view} />
-        <DiskIoPanel view={view} />
-        <InterfacesPanel view={view} />
-        <ThermalPanel view={view} />
-        <PressurePanel view={view} />
-        <RaidPanel view={view} />
-      </div>
-      <SmartPanel view={view} />
+      {uptime?.enabled && (
+        <NodeUptime nodeId={view.node.id} nodeName={view.node.title} uptime={uptime} now={now} />
+      )}
 
-      <section aria-label={s.detail.history} className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="text-lg font-semibold">{s.detail.history}</h2>
-          {historyAllowed && (
-            <RangePicker
-              value={range}
-              onChange={(r) =>
-                setParams(
-                  (prev) => {
-                    const next = new URLSearchParams(prev);
-                    next.set('range', r);
-                    return next;
-                  },
-                  { replace: true },
-                )
-              }
-            />
+      {/* Charts first on wide screens; on a phone the current state comes first. */}
+      <div className="flex flex-col gap-4">
+        <section aria-label={s.detail.history} className="order-2 space-y-3 lg:order-1">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 className="text-lg font-semibold">{s.detail.history}</h2>
+            {historyAllowed && (
+              <RangePicker
+                value={range}
+                onChange={(r) =>
+                  setParams(
+                    (prev) => {
+                      const next = new URLSearchParams(prev);
+                      next.set('range', r);
+                      return next;
+                    },
+                    { replace: true },
+                  )
+                }
+              />
+            )}
+          </div>
+          {!accessKnown ? (
+            <Loading />
+          ) : historyAllowed ? (
+            <HistorySection view={view} range={range} now={now} />
+          ) : (
+            <Notice>{s.detail.historyUnavailable}</Notice>
           )}
+        </section>
+        <div className="order-1 space-y-3 lg:order-2">
+          <div className="grid gap-3 xl:grid-cols-2">
+            <MountsPanel view={view} />
+            <DiskIoPanel view={view} />
+            <InterfacesPanel view={view} />
+            <ThermalPanel view={view} />
+            <PressurePanel view={view} />
+            <RaidPanel view={view} />
+          </div>
+          <SmartPanel view={view} />
         </div>
-        {!accessKnown ? (
-          <Loading />
-        ) : historyAllowed ? (
-          <HistorySection view={view} range={range} />
-        ) : (
-          <Notice>{s.detail.historyUnavailable}</Notice>
-        )}
-      </section>
+      </div>
     </div>
   );
 }

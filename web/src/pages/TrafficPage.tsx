@@ -14,7 +14,7 @@ import { ErrorMessage, Loading, Notice } from '../components/Feedback';
 import { card, focusRing, input, label, muted } from '../components/ui';
 import { useAsync } from '../hooks/useAsync';
 import { s } from '../i18n';
-import { formatBytes, formatDateTime, formatRate } from '../lib/format';
+import { formatBytes, formatDate, formatRate } from '../lib/format';
 import { barHeights, coveragePercent } from '../lib/traffic';
 import { CalibrationPanel } from './traffic/CalibrationPanel';
 import { adjustedHint, CycleCard } from './traffic/CycleCard';
@@ -61,7 +61,7 @@ function MonthlyTable(props: { items: TrafficSummary[] }) {
       <tbody className="tabular-nums">
         {props.items.map((m) => (
           <tr key={m.cycle.start} className="border-t border-slate-200 dark:border-slate-700">
-            <td className="py-1 pr-2">{formatDateTime(m.cycle.start).slice(0, 10)}</td>
+            <td className="py-1 pr-2">{formatDate(m.cycle.start)}</td>
             <td className="py-1 pr-2">{formatBytes(m.stats.selected_bytes)}</td>
             <td className="py-1 pr-2" title={adjustedHint(m.stats)}>
               {m.stats.calibration && m.stats.adjusted_selected_bytes !== undefined

@@ -2,7 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 
-/** GET /api/front/brand — logo, page title and top bar text for the dashboard. */
+/**
+ * GET /api/front/brand — logo, page title and top bar text for the dashboard, and whether this
+ * Dash runs an agent for its own host (`local_agent`), so an empty first-run dashboard can say
+ * it is waiting for that agent's first report rather than that there are no nodes.
+ */
 export function brandRoute(deps: AppDeps) {
   return defineRoute({
     method: 'GET',
@@ -14,9 +18,13 @@ export function brandRoute(deps: AppDeps) {
           logo_url: Type.String(),
           page_title: Type.String(),
           topbar_text: Type.String(),
+          local_agent: Type.Boolean(),
         }),
       },
     },
-    handler: () => deps.systemSettings.get(),
+    handler: async () => ({
+      ...(await deps.systemSettings.get()),
+      local_agent: deps.config.localAgent,
+    }),
   });
 }

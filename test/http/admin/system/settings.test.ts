@@ -186,7 +186,23 @@ describe('public reads of settings', () => {
     await send('PATCH', { page_title: 'Brand Now', topbar_text: 'Top', logo_url: '/b.svg' });
     const res = await t.app.inject({ method: 'GET', url: '/api/front/brand' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ logo_url: '/b.svg', page_title: 'Brand Now', topbar_text: 'Top' });
+    expect(res.json()).toEqual({
+      logo_url: '/b.svg',
+      page_title: 'Brand Now',
+      topbar_text: 'Top',
+      local_agent: false,
+    });
+  });
+
+  it('GET /api/front/brand tells whether this Dash runs an agent for its own host', async () => {
+    const local = await buildTestApp({ DASH_LOCAL_AGENT: 'true' });
+    try {
+      const res = await local.app.inject({ method: 'GET', url: '/api/front/brand' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ local_agent: boolean }>().local_agent).toBe(true);
+    } finally {
+      await local.close();
+    }
   });
 
   it('GET /api/statistics/access reports guest access modes', async () => {

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AdminNode } from '../../api/admin-nodes';
 import { en } from '../../i18n/en';
 import { adminGroups, adminNode, systemSettings, trafficSettings } from '../../test/fixtures/nodes';
 import { mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
+import { deploy, nodeStore } from '../../test/admin-nodes';
 import { frontRoutes } from '../../test/routes';
 
 const t = en.admin.nodes;
@@ -15,62 +15,6 @@ const dashUpdateIdle = {
     body: { status: 'idle', available: false, current_version: '1.0.0' },
   },
 };
-const deploy = {
-  scripts: {
-    linux: {
-      url: 'http://dash.test/deploy/linux/install.sh',
-      command_prefix:
-        'curl -fsSL http://dash.test/deploy/linux/install.sh | sudo bash -s -- dash.test ',
-    },
-    macos: {
-      url: 'http://dash.test/deploy/macos/install.sh',
-      command_prefix:
-        'curl -fsSL http://dash.test/deploy/macos/install.sh | sudo bash -s -- dash.test ',
-    },
-    windows: {
-      url: 'http://dash.test/deploy/windows/install.ps1',
-      command_prefix:
-        'iwr -UseBasicParsing http://dash.test/deploy/windows/install.ps1 -OutFile install.ps1; powershell -ExecutionPolicy Bypass -File .\\install.ps1 dash.test ',
-    },
-  },
-};
-
-/** An admin node store answering like Dash: list, create, patch, delete, order. */
-function nodeStore(initial: AdminNode[]) {
-  let nodes = [...initial];
-  return {
-    get nodes() {
-      return nodes;
-    },
-    routes: {
-      'GET /api/admin/nodes/': () => ({ body: nodes }),
-      'GET /api/admin/nodes/deploy': { body: deploy },
-      'GET /api/admin/groups/': { body: adminGroups() },
-      'POST /api/admin/nodes/': () => {
-        const id = Math.max(0, ...nodes.map((n) => n.id)) + 1;
-        nodes = [
-          adminNode(id, 'Untitled', {
-            secret: 'NewSecret1234567',
-            version: { version: 'unknown', is_outdated: true, supports_auto_update: false },
-          }),
-          ...nodes,
-        ];
-        return { status: 204 };
-      },
-      'PATCH /api/admin/nodes/1': (c: { body: unknown }) => {
-        nodes = nodes.map((n) => (n.id === 1 ? { ...n, ...(c.body as Partial<AdminNode>) } : n));
-        return { status: 204 };
-      },
-      'DELETE /api/admin/nodes/2': () => {
-        nodes = nodes.filter((n) => n.id !== 2);
-        return { status: 204 };
-      },
-      'PUT /api/admin/nodes/display-order': { status: 204 },
-      'POST /api/admin/nodes/1/upgrade': { status: 204 },
-    },
-  };
-}
-
 const fleet = () => [
   adminNode(1, 'alpha', { tags: ['prod'] }),
   adminNode(2, 'beta', {
@@ -80,23 +24,44 @@ const fleet = () => [
 ];
 
 describe('Admin: nodes', () => {
-  it('creates a node and shows its install command to copy', async () => {
-    const store = nodeStore(fleet());
-    mockApi({ ...frontRoutes(), ...store.routes });
-    const user = userEvent.setup();
-    await renderApp('/admin/nodes', { admin: true });
-    await screen.findByRole('button', { name: t.edit('alpha') });
-    await user.click(screen.getByRole('button', { name: t.add }));
-    const dialog = await screen.findByRole('dialog', { name: t.editTitle('Untitled') });
-    const command = await within(dialog).findByLabelText(t.install);
-    expect(command).toHaveValue(`${deploy.scripts.linux.command_prefix}NewSecret1234567`);
-    await user.click(within(dialog).getByRole('radio', { name: 'windows' }));
-    expect(within(dialog).getByLabelText(t.install)).toHaveValue(
-      `${deploy.scripts.windows.command_prefix}NewSecret1234567`,
-    );
-    // A node that never reported offers no upgrade.
-    expect(within(dialog).queryByRole('button', { name: t.upgrade })).not.toBeInTheDocument();
-  });
+  it(
+    'creates a node on save, not on open, and shows its install command to copy',
+    { timeout: 20_000 },
+    async () => {
+      const store = nodeStore(fleet());
+      const api = mockApi({ ...frontRoutes(), ...store.routes });
+      const user = userEvent.setup();
+      await renderApp('/admin/nodes', { admin: true });
+      await screen.findByRole('button', { name: t.edit('alpha') });
+      await user.click(screen.getByRole('button', { name: t.add }));
+      // Opening the form creates nothing; cancelling leaves no stray node.
+      let form = await screen.findByRole('dialog', { name: t.newTitle });
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
+      await user.click(within(form).getByRole('button', { name: en.app.cancel }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(0);
+
+      await user.click(screen.getByRole('button', { name: t.add }));
+      form = await screen.findByRole('dialog', { name: t.newTitle });
+      await user.type(within(form).getByLabelText(t.name), 'web-1');
+      await user.type(within(form).getByLabelText(t.tags), 'prod, eu');
+      await user.click(within(form).getByRole('button', { name: t.create }));
+      const dialog = await screen.findByRole('dialog', { name: t.editTitle('web-1') });
+      expect(api.callsTo('POST', '/api/admin/nodes/')).toHaveLength(1);
+      expect(api.callsTo('PATCH', '/api/admin/nodes/4')[0]?.body).toEqual({
+        name: 'web-1',
+        tags: ['prod', 'eu'],
+      });
+      const command = await within(dialog).findByLabelText(t.install);
+      expect(command).toHaveValue(`${deploy.scripts.linux.command_prefix}NewSecret1234567`);
+      await user.click(within(dialog).getByRole('radio', { name: 'windows' }));
+      expect(within(dialog).getByLabelText(t.install)).toHaveValue(
+        `${deploy.scripts.windows.command_prefix}NewSecret1234567`,
+      );
+      // A node that never reported offers no upgrade.
+      expect(within(dialog).queryByRole('button', { name: t.upgrade })).not.toBeInTheDocument();
+    },
+  );
 
   it('warns about a loopback install address and says which agent builds are published', async () => {
     const store = nodeStore(fleet());

@@ -5,23 +5,10 @@ import { en } from '../../i18n/en';
 import { mockApi, type Call } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 import { frontRoutes } from '../../test/routes';
+import { plots } from '../../test/fake-uplot';
 
 // uPlot needs a real canvas; the chart's data path is what these tests look at.
-const plots: { data: unknown[] }[] = [];
-vi.mock('uplot', () => ({
-  default: class {
-    data: unknown[];
-    constructor(_opts: unknown, data: unknown[]) {
-      this.data = data;
-      plots.push(this);
-    }
-    setData(d: unknown[]) {
-      this.data = d;
-    }
-    setSize() {}
-    destroy() {}
-  },
-}));
+vi.mock('uplot', () => import('../../test/fake-uplot'));
 
 function history(c: Call) {
   const metric = c.query.get('metric') ?? '';

@@ -11,6 +11,7 @@ import { en } from '../../i18n/en';
 import { mockApi, type Call } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 import { frontRoutes } from '../../test/routes';
+import { formatDate } from '../../lib/format';
 
 const GB = 1e9;
 
@@ -227,7 +228,9 @@ describe('Traffic page', () => {
     await waitFor(() =>
       expect(api.callsTo('GET', '/api/statistics/traffic/summary').length).toBeGreaterThan(before),
     );
-    await user.click(within(panel).getByRole('button', { name: /^Revoke 2026-10-01/ }));
+    await user.click(
+      within(panel).getByRole('button', { name: `Revoke ${formatDate('2026-10-01T00:00:00Z')}` }),
+    );
     await user.click(within(panel).getByRole('button', { name: en.traffic.calibration.revoke }));
     await waitFor(() =>
       expect(api.callsTo('POST', '/api/admin/nodes/1/traffic/adjustments/7/revoke')).toHaveLength(

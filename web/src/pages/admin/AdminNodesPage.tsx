@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { createNode, listNodes, saveDisplayOrder, type AdminNode } from '../../api/admin-nodes';
+import { listNodes, saveDisplayOrder, type AdminNode } from '../../api/admin-nodes';
 import { listGroups } from '../../api/admin-groups';
 import { ErrorMessage, Loading, Notice } from '../../components/Feedback';
 import { btnGhost, btnPrimary, btnSecondary, card, table, td, th } from '../../components/ui';
@@ -7,6 +7,7 @@ import { useAsync } from '../../hooks/useAsync';
 import { s } from '../../i18n';
 import { moveItem } from '../../lib/reorder';
 import { useResources } from '../../state/resources';
+import { NewNodeDialog } from './NewNodeDialog';
 import { NodeEditDialog } from './NodeEditDialog';
 
 const t = s.admin.nodes;
@@ -18,6 +19,7 @@ export function AdminNodesPage() {
   const [order, setOrder] = useState<number[] | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const [fresh, setFresh] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
   const [dragging, setDragging] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -42,26 +44,6 @@ export function AdminNodesPage() {
     resources.metrics.reload();
     resources.groups.reload();
     if (message) setNotice(message);
-  };
-
-  const add = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const before = new Set((nodes.data ?? []).map((n) => n.id));
-      await createNode();
-      const list = await listNodes();
-      const created = list.filter((n) => !before.has(n.id)).sort((a, b) => b.id - a.id)[0];
-      nodes.reload();
-      if (created) {
-        setFresh(created.id);
-        setEditing(created.id);
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
   };
 
   const move = (from: number, to: number) => {
@@ -96,8 +78,8 @@ export function AdminNodesPage() {
               {t.saveOrder}
             </button>
           )}
-          <button type="button" className={btnPrimary} disabled={busy} onClick={add}>
-            {busy ? t.adding : t.add}
+          <button type="button" className={btnPrimary} onClick={() => setAdding(true)}>
+            {t.add}
           </button>
         </div>
       </div>
@@ -212,6 +194,19 @@ export function AdminNodesPage() {
             </table>
           </div>
         </>
+      )}
+      {adding && (
+        <NewNodeDialog
+          groups={groups.data ?? []}
+          onClose={() => setAdding(false)}
+          onCreated={(id, patchError) => {
+            setAdding(false);
+            setError(patchError ?? null);
+            changed();
+            setFresh(id);
+            setEditing(id);
+          }}
+        />
       )}
       {editingNode && (
         <NodeEditDialog

@@ -19,7 +19,7 @@ import {
 } from '../../components/ui';
 import { useAsync } from '../../hooks/useAsync';
 import { s } from '../../i18n';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatBytes, formatDate, formatDateTime } from '../../lib/format';
 import {
   BILL_UNITS,
   billDifference,
@@ -29,7 +29,7 @@ import {
 } from '../../lib/traffic';
 
 const t = s.traffic.calibration;
-const day = (iso: string) => formatDateTime(iso).slice(0, 10);
+const day = (iso: string) => formatDate(iso);
 
 function BillForm(props: {
   id: string;

@@ -1,7 +1,7 @@
 import type { TrafficForecast, TrafficStats, TrafficSummary } from '../../api/traffic';
 import { card, muted } from '../../components/ui';
 import { s } from '../../i18n';
-import { formatBytes, formatDateTime, formatRate } from '../../lib/format';
+import { formatBytes, formatDate, formatDateTime, formatRate } from '../../lib/format';
 import { billDifference, coveragePercent, dataIssues } from '../../lib/traffic';
 
 const t = s.traffic;
@@ -47,7 +47,7 @@ export function adjustedHint(st: TrafficStats): string {
   const c = st.calibration;
   if (!c || st.adjusted_selected_bytes === undefined) return '';
   if (c.basis === 'estimate') {
-    return t.estimateFrom(c.ratio.toFixed(3), formatDateTime(c.source_cycle_start).slice(0, 10));
+    return t.estimateFrom(c.ratio.toFixed(3), formatDate(c.source_cycle_start));
   }
   return t.billVsDash(billDifference(st.adjusted_selected_bytes, st.selected_bytes));
 }

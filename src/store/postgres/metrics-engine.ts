@@ -1,0 +1,246 @@
+import type pg from 'pg';
+import type { DeviceKind, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
+import { checkpointDelay } from '../sqlite/metrics-engine.js';
+import {
+  HOST_COLUMNS,
+  HOST_SCALES,
+  encodeDevices,
+  toStored,
+  type EncodedDevice,
+} from '../sqlite/metrics-codec.js';
+import { PgDeviceRegistry } from './device-registry.js';
+import type { PartitionGuard } from './partition-guard.js';
+
+/** Same-millisecond reports of one node get the next free millisecond (bounded search). */
+const MAX_KEY_PROBES = 1000;
+
+interface CurrentMark {
+  receivedAt: number;
+  storedAt: number;
+}
+
+class DeadlinePassed extends Error {
+  constructor(readonly expired: ReadonlySet<MetricsWrite>) {
+    super('write deadline passed before commit');
+  }
+}
+
+const RAW_COLUMNS = ['node_id', 'received_at', ...HOST_COLUMNS, 'devices'];
+const INSERT_RAW = `INSERT INTO metrics_raw (${RAW_COLUMNS.join(', ')})
+  SELECT * FROM unnest(${RAW_COLUMNS.map(
+    (c, i) => `$${i + 1}::${c === 'devices' ? 'bytea' : 'bigint'}[]`,
+  ).join(', ')})
+  ON CONFLICT DO NOTHING RETURNING node_id, received_at`;
+
+interface RawRow {
+  entry: MetricsWrite;
+  receivedAt: number;
+  host: Array<number | null>;
+  devices: Buffer;
+}
+
+/**
+ * Commits batches of accepted reports on PostgreSQL with the same rules and outcomes as the
+ * SQLite engine (store/sqlite/metrics-engine.ts): one raw history row per report, the current
+ * projection by server receive order, rewritten when 30-45 s old; entries past their deadline
+ * before COMMIT are left out. A batch is one transaction of a few multi-row statements (raw
+ * rows through `unnest` arrays, so a batch of any size is one statement per table), and the
+ * promise resolves only after COMMIT returned: with PostgreSQL's default
+ * `synchronous_commit = on` the batch is then on disk. Batches run one at a time per engine.
+ */
+export class PgMetricsEngine {
+  readonly devices: PgDeviceRegistry;
+  private readonly marks = new Map<number, CurrentMark | null>();
+  private readonly knownIp = new Map<number, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly now: () => number,
+    private readonly partitions: PartitionGuard,
+    maxDevicesPerNode?: number,
+  ) {
+    this.devices = new PgDeviceRegistry(maxDevicesPerNode);
+  }
+
+  /** Stores a batch in one transaction; outcomes in input order, after COMMIT. */
+  commitBatch(entries: readonly MetricsWrite[]): Promise<MetricsWriteOutcome[]> {
+    const run = this.queue.then(() => this.commitNow(entries));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async commitNow(entries: readonly MetricsWrite[]): Promise<MetricsWriteOutcome[]> {
+    const expired = new Set<MetricsWrite>();
+    const startedAt = this.now();
+    for (const e of entries) if (e.deadline < startedAt) expired.add(e);
+    let outcomes = new Map<MetricsWrite, MetricsWriteOutcome>();
+    for (;;) {
+      const live = entries.filter((e) => !expired.has(e));
+      if (live.length === 0) break;
+      // A same-millisecond key moves a row at most a few ms later: maybe into the next day.
+      await this.partitions.ensure(live.flatMap((e) => [e.receivedAt, e.receivedAt + 1000]));
+      const client = await this.pool.connect();
+      const staged = new Map<number, CurrentMark>();
+      const ipChanges = new Map<number, string>();
+      this.devices.begin();
+      try {
+        await client.query('BEGIN');
+        outcomes = await this.store(client, live, staged, ipChanges);
+        const at = this.now();
+        const late = live.filter((e) => e.deadline < at);
+        if (late.length > 0) throw new DeadlinePassed(new Set(late));
+        await client.query('COMMIT');
+        this.devices.commit();
+        for (const [id, ip] of ipChanges) this.knownIp.set(id, ip);
+        for (const [id, mark] of staged) this.marks.set(id, mark);
+        break;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        this.devices.rollback();
+        if (!(err instanceof DeadlinePassed)) throw err;
+        for (const e of err.expired) expired.add(e);
+      } finally {
+        client.release();
+      }
+    }
+    return entries.map((e) => (expired.has(e) ? 'expired' : (outcomes.get(e) ?? 'expired')));
+  }
+
+  private async store(
+    client: pg.PoolClient,
+    live: readonly MetricsWrite[],
+    staged: Map<number, CurrentMark>,
+    ipChanges: Map<number, string>,
+  ): Promise<Map<MetricsWrite, MetricsWriteOutcome>> {
+    const outcomes = new Map<MetricsWrite, MetricsWriteOutcome>();
+    const nodeIds = [...new Set(live.map((e) => e.nodeId))];
+    await this.devices.load(client, nodeIds);
+    await this.loadMarks(client, nodeIds);
+
+    const accepted: MetricsWrite[] = [];
+    for (const e of live) {
+      if (!this.devices.admits(e.nodeId, e.devices)) {
+        outcomes.set(e, 'device_limit');
+        continue;
+      }
+      this.devices.note(e.nodeId, e.devices, e.receivedAt);
+      accepted.push(e);
+    }
+    if (accepted.length === 0) return outcomes;
+    await this.devices.flush(client);
+    await this.insertRaw(
+      client,
+      accepted.map((e) => this.rawRow(e)),
+    );
+
+    const upserts = new Map<number, { e: MetricsWrite; first: number }>();
+    for (const e of accepted) {
+      const mark = staged.get(e.nodeId) ?? this.marks.get(e.nodeId) ?? null;
+      // Spec §4.4 rule 3: an older report (by receive time) stays history only.
+      if (mark && e.receivedAt < mark.receivedAt) {
+        outcomes.set(e, 'history');
+        continue;
+      }
+      let storedAt = mark?.storedAt;
+      if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
+        upserts.set(e.nodeId, { e, first: upserts.get(e.nodeId)?.first ?? e.receivedAt });
+        storedAt = e.receivedAt;
+      }
+      staged.set(e.nodeId, { receivedAt: e.receivedAt, storedAt });
+      if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) ipChanges.set(e.nodeId, e.ip);
+      outcomes.set(e, 'current');
+    }
+    if (upserts.size > 0) {
+      const rows = [...upserts.values()];
+      await client.query(
+        `INSERT INTO node_current AS c (node_id, received_at, reported_at, first_received_at,
+           runtime_json, smart_json, thermal_json, pressure_json)
+         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[],
+           $5::text[], $6::text[], $7::text[], $8::text[])
+         ON CONFLICT (node_id) DO UPDATE SET
+           received_at = excluded.received_at, reported_at = excluded.reported_at,
+           runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
+           thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
+         WHERE excluded.received_at >= c.received_at`,
+        [
+          rows.map((r) => r.e.nodeId),
+          rows.map((r) => r.e.receivedAt),
+          rows.map((r) => r.e.current.reportedAt),
+          rows.map((r) => r.first),
+          rows.map((r) => JSON.stringify(r.e.current.runtime)),
+          rows.map((r) => r.e.current.smartJson),
+          rows.map((r) => r.e.current.thermalJson),
+          rows.map((r) => r.e.current.pressureJson),
+        ],
+      );
+    }
+    if (ipChanges.size > 0) {
+      await client.query(
+        `UPDATE nodes SET ip = v.ip FROM unnest($1::bigint[], $2::text[]) AS v (id, ip)
+         WHERE nodes.id = v.id AND nodes.ip IS DISTINCT FROM v.ip`,
+        [[...ipChanges.keys()], [...ipChanges.values()]],
+      );
+    }
+    return outcomes;
+  }
+
+  private async loadMarks(client: pg.PoolClient, nodeIds: readonly number[]): Promise<void> {
+    const missing = nodeIds.filter((id) => !this.marks.has(id));
+    if (missing.length === 0) return;
+    const res = await client.query<{ node_id: number; received_at: number }>(
+      'SELECT node_id, received_at FROM node_current WHERE node_id = ANY($1::bigint[])',
+      [missing],
+    );
+    for (const id of missing) this.marks.set(id, null);
+    for (const r of res.rows) {
+      this.marks.set(r.node_id, { receivedAt: r.received_at, storedAt: r.received_at });
+    }
+  }
+
+  private rawRow(e: MetricsWrite): RawRow {
+    const byKind: Record<DeviceKind, EncodedDevice[]> = { iface: [], io: [], usage: [], temp: [] };
+    for (const d of e.devices) {
+      byKind[d.kind].push({ id: this.devices.idOf(e.nodeId, d), values: d.values });
+    }
+    const host = HOST_COLUMNS.map((_, i) => {
+      const v = e.host[i];
+      return v === null || v === undefined ? null : toStored(v, HOST_SCALES[i] ?? 1);
+    });
+    return { entry: e, receivedAt: e.receivedAt, host, devices: encodeDevices(byKind) };
+  }
+
+  /**
+   * Inserts raw rows; a row whose (node, time) is taken, by an earlier row of the batch or a
+   * stored one, moves to the next free millisecond, as on SQLite.
+   */
+  private async insertRaw(client: pg.PoolClient, rows: RawRow[]): Promise<void> {
+    const used = new Set<string>();
+    const keyOf = (r: RawRow) => `${r.entry.nodeId}:${r.receivedAt}`;
+    for (const r of rows) {
+      while (used.has(keyOf(r))) r.receivedAt++;
+      used.add(keyOf(r));
+    }
+    let todo = rows;
+    for (let probe = 0; todo.length > 0; probe++) {
+      if (probe > MAX_KEY_PROBES) {
+        throw new Error(`no free raw key for node ${todo[0]?.entry.nodeId ?? '?'}`);
+      }
+      const params: unknown[][] = RAW_COLUMNS.map(() => []);
+      for (const r of todo) {
+        params[0]!.push(r.entry.nodeId);
+        params[1]!.push(r.receivedAt);
+        for (let i = 0; i < HOST_COLUMNS.length; i++) params[i + 2]!.push(r.host[i]);
+        params[RAW_COLUMNS.length - 1]!.push(r.devices);
+      }
+      const res = await client.query<{ node_id: number; received_at: number }>(INSERT_RAW, params);
+      const stored = new Set(res.rows.map((x) => `${x.node_id}:${x.received_at}`));
+      todo = todo.filter((r) => !stored.has(keyOf(r)));
+      for (const r of todo) {
+        do r.receivedAt++;
+        while (used.has(keyOf(r)));
+        used.add(keyOf(r));
+      }
+    }
+  }
+}

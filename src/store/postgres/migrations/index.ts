@@ -1,0 +1,23 @@
+import * as m0001 from './0001_init.js';
+import * as m0002 from './0002_metrics.js';
+import * as m0004 from './0004_uptime.js';
+import * as m0005 from './0005_traffic.js';
+import * as m0006 from './0006_alerts.js';
+import * as m0009 from './0009_channels.js';
+import * as m0010 from './0010_traffic_adjustments.js';
+
+/**
+ * Ordered PostgreSQL migrations, with the same ids as SQLITE_MIGRATIONS (a test keeps the two
+ * lists in step): each feature's schema has one id on both engines, so `schema_migrations`
+ * names the same state wherever it is read. Column types: bigint for integers and epoch-ms
+ * times, double precision for reals, bytea for blobs, boolean for flags.
+ */
+export const POSTGRES_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
+  { id: '0001_init', up: m0001.up },
+  { id: '0002_metrics', up: m0002.up },
+  { id: '0004_uptime', up: m0004.up },
+  { id: '0005_traffic', up: m0005.up },
+  { id: '0006_alerts', up: m0006.up },
+  { id: '0009_channels', up: m0009.up },
+  { id: '0010_traffic_adjustments', up: m0010.up },
+];

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The PostgreSQL the tests use: POSTGRES_TEST_URL, or the machine's local server. Each test
+ * store gets its own schema (created here, dropped when the store closes), so test files and
+ * tests never see each other's rows and nothing is left behind.
+ */
+export const POSTGRES_TEST_URL =
+  process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let probe: Promise<string | undefined> | undefined;
+
+/** undefined when PostgreSQL answers, else why not (printed loudly once per test file). */
+export function postgresUnavailable(): Promise<string | undefined> {
+  probe ??= (async () => {
+    if (process.env.DASH_TEST_POSTGRES === '0') return 'DASH_TEST_POSTGRES=0';
+    const client = new pg.Client({
+      connectionString: POSTGRES_TEST_URL,
+      connectionTimeoutMillis: 3000,
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return probe;
+}
+
+/** Prints why the PostgreSQL half of a suite does not run. */
+export function warnPostgresSkipped(reason: string): void {
+  const line = '!'.repeat(78);
+  process.stderr.write(
+    `\n${line}\n!! PostgreSQL tests SKIPPED: no PostgreSQL at ${POSTGRES_TEST_URL}\n!! (${reason})\n` +
+      `!! Start one (pg_ctlcluster <version> main start) or set POSTGRES_TEST_URL.\n${line}\n\n`,
+  );
+}
+
+/** A fresh, empty schema and a URL whose connections use it; drop() removes it. */
+export async function freshSchema(): Promise<{
+  url: string;
+  schema: string;
+  drop: () => Promise<void>;
+}> {
+  const schema = `dash_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(POSTGRES_TEST_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
