@@ -296,6 +296,28 @@ export interface RetentionRunResult {
   devices: number;
 }
 
+/** What the database holds, for the admin storage panel (GET /api/admin/system/storage). */
+export interface HistoryStorageFacts {
+  /** Database file size in pages (free pages included) and the part in use. */
+  databaseBytes: number;
+  usedBytes: number;
+  /** Sealed raw history: block bytes, points, oldest point. */
+  rawBytes: number;
+  rawPoints: number;
+  rawOldestAt: number | undefined;
+  /** Reports not yet sealed (the open block). */
+  openRows: number;
+  /** Bytes of raw history sealed per UTC day, oldest first (day = epoch ms of its start). */
+  days: Array<{ day: number; bytes: number; points: number }>;
+  /** The raw cutoff the size budget imposed at the last retention run, and whether over. */
+  budgetCutoff: number | undefined;
+  budgetOver: boolean;
+}
+
+export interface HistoryStorageRepo {
+  facts(): Promise<HistoryStorageFacts>;
+}
+
 /** Clock-driven maintenance, run on the writer so it never competes with ingest for the lock. */
 export interface MetricsMaintenance {
   /** Seals closed windows of raw history into blocks (every `sealMs`), then rolls up. */

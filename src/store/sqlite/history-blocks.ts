@@ -257,9 +257,12 @@ export function* sealTask(
   return result;
 }
 
-/** Seals everything there is (migration 0013): runs the seal task to completion at once. */
+/**
+ * Seals every closed window at once (migration 0013): the seal task run to completion. Rows of
+ * the window still open at `now` stay raw.
+ */
 export function sealAll(db: BetterSqlite3.Database, now: number, sealMs = DEFAULT_SEAL_MS) {
-  const task = sealTask(db, now + SEAL_GRACE_MS + sealMs, sealMs);
+  const task = sealTask(db, now, sealMs);
   for (;;) {
     const r = task.next();
     if (r.done) return r.value;
