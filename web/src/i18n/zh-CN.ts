@@ -3,6 +3,7 @@ import { themesZh } from './themes.zh-CN';
 import { zhTraffic, trafficErrorsZh } from './zh-CN-traffic';
 import { alertsZh } from './alerts.zh-CN';
 import { dashUpdateZh, dashUpdateErrorsZh } from './dash-update.zh-CN';
+import { storageZh } from './storage.zh-CN';
 import { channelsZh } from './channels.zh-CN';
 import { fleetZh } from './fleet.zh-CN';
 import { authZh } from './auth.zh-CN';
@@ -304,6 +305,7 @@ export const zhCN: Strings = {
     },
     themes: themesZh,
     dashUpdate: dashUpdateZh,
+    storage: storageZh,
   },
   units: {
     percent: (v: string) => `${v}%`,
