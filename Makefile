@@ -55,6 +55,8 @@ test: deps web-deps
 # Browser tests against a real Dash with seeded data; uses Debian's chromium (no download).
 e2e: build
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	# A CJK font, so the Simplified Chinese screenshots show glyphs rather than boxes.
+	fc-list :lang=zh | grep -q . || (apt-get update && apt-get install -y fonts-wqy-microhei)
 	$(NPM) run -s test:e2e
 
 # A signed release bundle + manifest in release/feed (docs/operations.md). Key: DASH_RELEASE_KEY_FILE.

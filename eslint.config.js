@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { layersPlugin } from './scripts/eslint-layers.mjs';
 
 const noWallClock = [
   {
@@ -51,6 +52,12 @@ export default tseslint.config(
   {
     files: ['src/platform/clock.ts', 'src/agent/**', 'bench/**', 'test/**'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Imports point downward: the layer table of docs/architecture.md (scripts/eslint-layers.mjs).
+    files: ['src/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/downward': 'error' },
   },
   {
     files: ['src/domain/**'],

@@ -2,7 +2,7 @@
  * Strict JSON reader vs JSON.parse on a realistic node report (same run, same input).
  * Run: make bench-json
  */
-import { parseStrictJsonBuffer } from '../src/http/strict-json.js';
+import { parseStrictJsonBuffer } from '../src/protocol/strict-json.js';
 
 function report(disks: number, ifaces: number): unknown {
   return {

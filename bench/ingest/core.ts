@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
-import { nodeReportDecoder } from '../../src/http/decode-node-report.js';
+import { openSqliteConnection } from '../../src/store/sqlite/connection.js';
+import { nodeReportDecoder } from '../../src/protocol/decode-node-report.js';
 import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
 import { createIngestHost } from '../../src/workers/ingest-host.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
@@ -31,11 +31,8 @@ const BATCH = 64;
 const home = mkdtempSync(join(tmpdir(), 'dash-core-'));
 try {
   await seedNodes(home, NODES);
-  const db = new BetterSqlite3(join(home, 'dash.db'));
-  db.pragma('journal_mode = WAL');
   // As on the worker: COMMIT does not wait for the disk (the WAL is synced apart).
-  db.pragma('synchronous = NORMAL');
-  db.pragma('cache_size = -8000');
+  const db = openSqliteConnection(join(home, 'dash.db'), 'ingest');
   let now = Date.now();
   const host = createIngestHost(db, () => now, 15);
   // Render facts as the front state sends them, so views are rendered here as in production.

@@ -55,6 +55,16 @@ export const ERROR_CODES = {
   billing_cycle_is_per_node: { status: 400, message: 'billing cycles are configured per node' },
   invalid_theme_package: { status: 400, message: 'invalid theme package' },
   invalid_theme_id: { status: 400, message: 'invalid theme id' },
+  invalid_clear_threshold: {
+    status: 400,
+    message:
+      'clear_threshold must be on the clearing side of threshold (at most it for > and >=, at least it for < and <=, equal to it for == and !=)',
+  },
+  invalid_silence: {
+    status: 400,
+    message:
+      'a silence needs scope node, group or rule, an existing target_id, a future ends_at within a year and a note of at most 255 characters',
+  },
   not_logged_in: { status: 400, message: 'the channel has no MTProto session' },
   // 401, 403, 404, 405
   unauthorized: { status: 401, message: 'unauthorized' },
@@ -96,6 +106,7 @@ export const ERROR_CODES = {
   channel_changed: { status: 409, message: 'the channel changed; start again' },
   dash_update_current: { status: 409, message: 'already on the target version' },
   builtin_theme_not_deletable: { status: 409, message: 'built-in themes cannot be deleted' },
+  alert_event_closed: { status: 409, message: 'only an open alert can be acknowledged' },
   builtin_rule_readonly: { status: 409, message: 'built-in alert rules cannot be changed' },
   active_theme_not_deletable: {
     status: 409,

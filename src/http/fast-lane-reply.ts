@@ -1,9 +1,7 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { AppError } from '../errors/app-error.js';
-import { errorBody } from './server.js';
 
 /**
- * Answers written by fast lanes (see FastLane in server.ts), with exactly the headers the
+ * Answers written by fast lanes (see FastLane in route-def.ts), with exactly the headers the
  * Fastify path sends for the same answer: JSON type, length, and no-store on /api paths.
  */
 export function writeJson(
@@ -27,8 +25,4 @@ export function jsonHeaders(
     'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     'cache-control': 'no-store',
   };
-}
-
-export function writeAppError(res: ServerResponse, err: AppError): void {
-  writeJson(res, err.status, errorBody(err.code, err.message), err.headers);
 }

@@ -16,7 +16,7 @@ import { settingsPatchRoute } from './routes/admin/system/settings/patch.js';
 import { brandRoute } from './routes/front/brand.js';
 import { frontGroupsRoute } from './routes/front/groups.js';
 import { frontMetricsRoute } from './routes/front/metrics.js';
-import type { FrontMetricsCache } from './front-metrics-cache.js';
+import { FrontMetricsCache } from './routes/front/metrics-cache.js';
 import { accessRoute } from './routes/statistics/access.js';
 import {
   trafficSettingsPatchRoute,
@@ -66,6 +66,10 @@ import { adminAlertSettingsPutRoute } from './routes/admin/alerts/settings-put.j
 import { adminAlertEventsListRoute } from './routes/admin/alerts/events-list.js';
 import { adminAlertEventsSummaryRoute } from './routes/admin/alerts/events-summary.js';
 import { adminAlertEventsServersRoute } from './routes/admin/alerts/events-servers.js';
+import { adminAlertEventsAckRoute } from './routes/admin/alerts/events-ack.js';
+import { adminAlertSilencesListRoute } from './routes/admin/alerts/silences-list.js';
+import { adminAlertSilencesCreateRoute } from './routes/admin/alerts/silences-create.js';
+import { adminAlertSilencesDeleteRoute } from './routes/admin/alerts/silences-delete.js';
 import { themesListRoute } from './routes/admin/system/themes/list.js';
 import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
 import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
@@ -100,6 +104,8 @@ export interface SharedRouteState {
 }
 
 export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteDef[] {
+  // One cache for the route and its lane, and for every table built for the API description.
+  shared.frontMetrics ??= new FrontMetricsCache(deps.front, deps.clock);
   return [
     versionDetailRoute(deps),
     loginRoute(deps),
@@ -159,6 +165,10 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     adminAlertEventsListRoute(deps),
     adminAlertEventsSummaryRoute(deps),
     adminAlertEventsServersRoute(deps),
+    adminAlertEventsAckRoute(deps),
+    adminAlertSilencesListRoute(deps),
+    adminAlertSilencesCreateRoute(deps),
+    adminAlertSilencesDeleteRoute(deps),
     themesListRoute(deps),
     themesUploadRoute(deps),
     themesApplyRoute(deps),

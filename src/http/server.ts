@@ -12,10 +12,16 @@ import addFormats from 'ajv-formats';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../errors/app-error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
-import { API_BODY_LIMIT, IMPLEMENTED_METHODS, type AuthMode, type RouteDef } from './route-def.js';
+import {
+  API_BODY_LIMIT,
+  IMPLEMENTED_METHODS,
+  type AuthMode,
+  type FastLane,
+  type RouteDef,
+} from './route-def.js';
 import { RouteMatcher } from './route-matcher.js';
 import { isJsonMediaType, isMultipartMediaType } from './media-type.js';
-import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
+import { JsonSyntaxError, parseStrictJsonBuffer } from '../protocol/strict-json.js';
 import {
   ACCEPTS_GZIP_HEADERS,
   bodyCoding,
@@ -48,20 +54,11 @@ export interface ServerOptions {
   trustProxy?: string[];
   /** Handles non-API paths (SPA, /deploy, /theme); default answers 404. */
   fallback?: (req: FastifyRequest, reply: FastifyReply) => unknown;
-  /** Hot-path handlers tried, in order, before Fastify sees a request (see FastLane). */
-  fastLanes?: readonly FastLane[];
+  /** Try the routes' fast lanes (RouteDef.lane) before Fastify (default true). */
+  fastLanes?: boolean;
   /** Connection timeouts and per-address cap; defaults to DEFAULT_CONNECTION_LIMITS. */
   connectionLimits?: ConnectionLimits;
 }
-
-/**
- * A handler for one hot request shape that answers on the bare node:http objects, skipping
- * Fastify's routing, hooks and reply pipeline. It returns false, without touching the request,
- * for anything outside its shape (errors, unusual headers), so the router answers those with
- * the same conventions as always; what it answers itself must be byte-for-byte what the route
- * would have answered (tests compare the two). Lanes are skipped once the server is closing.
- */
-export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const IMPLEMENTED = new Set<string>(IMPLEMENTED_METHODS);
 const NO_STORE = 'no-store';
@@ -263,7 +260,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     exposeHeadRoutes: false,
     bodyLimit: API_BODY_LIMIT,
     serverFactory: serverFactoryWith(
-      opts.fastLanes ?? [],
+      opts.fastLanes === false ? [] : opts.routes.flatMap((r) => (r.lane ? [r.lane] : [])),
       () => closing,
       opts.connectionLimits ?? DEFAULT_CONNECTION_LIMITS,
       opts.trustProxy ?? [],

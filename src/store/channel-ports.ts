@@ -48,9 +48,13 @@ export interface OutboxItem {
 export interface PendingTransition {
   id: number;
   eventId: number;
-  transition: 'opened' | 'closed';
+  transition: 'opened' | 'closed' | 'repeat';
+  /** The repeat number (from 1) of a `repeat`; 0 otherwise. */
+  seq: number;
   closeReason: string | null;
   createdAt: number;
+  /** The node/rule pair is flapping: this is its one notification until it is stable. */
+  flapping: boolean;
   ruleId: number;
   ruleName: string;
   nodeId: number;
@@ -59,6 +63,13 @@ export interface PendingTransition {
   currentValue: number | null;
   effectiveThreshold: number | null;
   why: string | null;
+}
+
+/** `alert:<event>:<transition>` (`repeat<seq>` for repeats); items append `:<channel>`. */
+export function transitionKey(
+  t: Pick<PendingTransition, 'eventId' | 'transition' | 'seq'>,
+): string {
+  return `alert:${t.eventId}:${t.transition === 'repeat' ? `repeat${t.seq}` : t.transition}`;
 }
 
 export type DeliveryOutcome =
@@ -98,9 +109,28 @@ export interface ChannelsRepo {
    * the alert settings (`pending`, or `paused` for a disabled channel; duplicates ignored),
    * and is marked dispatched. Returns the number of transitions handled.
    */
-  fanOut(now: number, compose: (t: PendingTransition) => string, limit: number): Promise<number>;
+  fanOut(
+    now: number,
+    compose: (t: PendingTransition) => string,
+    limit: number,
+    /**
+     * Digest window per channel (ms; 0 = none): a new item waits for the end of the channel's
+     * open window (the due time of its waiting items), or opens a window of this length.
+     */
+    digestMs?: (channelId: number) => number,
+  ): Promise<number>;
   /** Takes the next due item (or an expired lease) into `sending` until `leaseUntil`. */
   lease(now: number, leaseUntil: number): Promise<OutboxItem | undefined>;
+  /**
+   * Takes up to `limit` more due `pending`/`retry` items of one channel into the same lease
+   * (a digest sends them as one message), oldest first.
+   */
+  leaseMore(
+    channelId: number,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<OutboxItem[]>;
   /**
    * Records an attempt's outcome and the channel's health in one transaction; health is
    * untouched when the channel's revision moved on since `revision`.
@@ -110,6 +140,8 @@ export interface ChannelsRepo {
     revision: number,
     outcome: DeliveryOutcome,
     now: number,
+    /** Items sent in the same message (a digest): they share the outcome, health counts once. */
+    also?: readonly OutboxItem[],
   ): Promise<void>;
   /** Health after a test send; a success wakes blocked items. */
   recordTest(

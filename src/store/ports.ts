@@ -274,6 +274,13 @@ export interface MetricsWrite {
  */
 export type MetricsWriteOutcome = 'current' | 'history' | 'expired' | 'device_limit';
 
+/** Stores a batch of metrics reports in one durable transaction; outcomes in input order. */
+export interface BatchCommitter {
+  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
+  /** Distinct devices one node may have (outcome device_limit beyond it). */
+  readonly maxDevicesPerNode?: number;
+}
+
 export interface RollupRunResult {
   /** Newest 15-minute bucket end (exclusive) now materialised, if any. */
   watermark15m: number | undefined;

@@ -1,22 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CoreResult, RawReport, ReportProcessor } from '../domain/ingest/ingest-core.js';
-import type { RenderFacts } from '../domain/front/render.js';
+import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import type { IngestBackend } from './ingest-backend-port.js';
 import type { Logger } from '../platform/logger.js';
-import type { MetricsMaintenance } from '../store/ports.js';
 import { createIngestHost } from './ingest-host.js';
 import { availableParallelism } from 'node:os';
 import { startIngestWorker } from './ingest-worker-client.js';
 import { WriteLock } from './write-lock.js';
-import { countBatch, ingestStats } from './ingest-stats.js';
+import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 
-/** The metrics side of Dash as the HTTP thread sees it. */
-export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
-  /** Keeps the pipeline's copy of what node views are rendered from in step (null: gone). */
-  setRenderFacts(nodeId: number, facts: RenderFacts | null): void;
-  /** Waits until every report handed over so far is answered. */
-  drain(): Promise<void>;
-  close(): Promise<void>;
-}
+export type { IngestBackend } from './ingest-backend-port.js';
 
 /** Everything on the calling thread (in-memory databases, where no second connection exists). */
 export function inlineIngestBackend(
@@ -26,29 +18,26 @@ export function inlineIngestBackend(
   maxDevicesPerNode?: number,
 ): IngestBackend {
   const host = createIngestHost(db, now, staleAfterSec, undefined, maxDevicesPerNode);
-  let queued: Array<{ report: RawReport; resolve: (r: CoreResult) => void }> = [];
   let idle: Array<() => void> = [];
   // Reports of one tick share a transaction, as they do on the worker thread.
-  const flush = () => {
-    const batch = queued;
-    queued = [];
-    countBatch(batch.length);
-    const results = host.core.processBatch(batch.map((q) => q.report));
-    batch.forEach((q, i) => q.resolve(results[i]!));
-    for (const done of idle.splice(0)) done();
-  };
+  const queue = new BatchQueue<{ report: RawReport; resolve: (r: CoreResult) => void }>(
+    INGEST_BATCH_SIZE,
+    (batch) => {
+      const results = host.core.processBatch(batch.map((q) => q.report));
+      batch.forEach((q, i) => q.resolve(results[i]!));
+      if (queue.length === 0) for (const done of idle.splice(0)) done();
+    },
+  );
   return {
     process(report: RawReport): Promise<CoreResult> {
-      if (queued.length === 0) setImmediate(flush);
-      ingestStats.queued++;
-      return new Promise((resolve) => queued.push({ report, resolve }));
+      return new Promise((resolve) => queue.push({ report, resolve }));
     },
     setRenderFacts: (nodeId, facts) => host.core.setFacts(nodeId, facts),
     rollup: (at, sealMs) => host.runner.handle({ type: 'rollup', now: at, sealMs }),
     retention: (at, days, maxBytes) =>
       host.runner.handle({ type: 'retention', now: at, rawRetentionDays: days, maxBytes }),
     async drain() {
-      if (queued.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
+      if (queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
     async close() {
       await this.drain();

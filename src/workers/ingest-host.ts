@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { IngestCore } from '../domain/ingest/ingest-core.js';
-import { nodeReportDecoder } from '../http/decode-node-report.js';
+import { nodeReportDecoder } from '../protocol/decode-node-report.js';
 import { EngineRunner } from '../store/sqlite/engine-runner.js';
 import { MetricsEngine, type WriteSlot } from '../store/sqlite/metrics-engine.js';
 

@@ -2,16 +2,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
 import type { RetentionRunResult, RollupRunResult } from '../store/ports.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
-import type { IngestBackend } from './ingest-backend.js';
+import type { IngestBackend } from './ingest-backend-port.js';
 import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';
-import { countBatch, ingestStats } from './ingest-stats.js';
+import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 
 /**
  * The built JS worker, or, when running from TypeScript sources (dev, tests), a bootstrap that
@@ -30,28 +30,14 @@ function newWorker(workerData: IngestWorkerData): Worker {
   return new Worker(boot, { eval: true, workerData });
 }
 
-const unavailable = (detail: string): CoreResult => ({
-  ok: false,
-  code: 'service_unavailable',
-  message: 'the report could not be stored',
-  detail,
-});
-
-/**
- * Reports per message to the worker (and per transaction there). Small enough that both threads
- * stay busy at once, large enough that a commit (and its fsync) serves many reports.
- */
-const BATCH_SIZE = 64;
-
 interface Waiter {
   resolve: (v: never) => void;
   reject: (e: Error) => void;
 }
 
 /**
- * HTTP-thread side of the ingest worker. Reports handed over in one tick (at most BATCH_SIZE)
- * travel in one message
- * (their bodies transferred, not copied) and come back in one. A worker that dies answers what
+ * HTTP-thread side of the ingest worker. Reports handed over in one tick (a BatchQueue batch)
+ * travel in one message (their bodies transferred, not copied) and come back in one. A worker that dies answers what
  * it held with 503 and is replaced on the next request.
  */
 export function startIngestWorker(
@@ -67,16 +53,22 @@ export function startIngestWorker(
   let nextId = 1;
   const reports = new Map<number, (r: CoreResult) => void>();
   const tasks = new Map<number, Waiter>();
-  let queued: Array<RawReport & { id: number }> = [];
-  let transfer: ArrayBuffer[] = [];
-  let scheduled = false;
+  const queue = new BatchQueue<{ report: RawReport & { id: number }; body?: ArrayBuffer }>(
+    INGEST_BATCH_SIZE,
+    (batch) => {
+      const msg: ToWorker = { reports: batch.map((q) => q.report) };
+      const transfer: ArrayBuffer[] = [];
+      for (const q of batch) if (q.body) transfer.push(q.body);
+      current().postMessage(msg, transfer);
+    },
+  );
   let closing = false;
   const idle: Array<() => void> = [];
   // Replayed into a replacement worker, so it renders views as the one before did.
   const facts = new Map<number, RenderFacts>();
 
   function settleIdle(): void {
-    if (reports.size === 0 && queued.length === 0) for (const done of idle.splice(0)) done();
+    if (reports.size === 0 && queue.length === 0) for (const done of idle.splice(0)) done();
   }
 
   function start(): Worker {
@@ -105,7 +97,7 @@ export function startIngestWorker(
       if (!closing) log.error({ code }, 'ingest worker exited');
       for (const [id, resolve] of reports) {
         reports.delete(id);
-        resolve(unavailable('ingest worker exited'));
+        resolve(notStored('ingest worker exited'));
       }
       for (const [id, waiter] of tasks) {
         tasks.delete(id);
@@ -119,16 +111,6 @@ export function startIngestWorker(
   function current(): Worker {
     worker ??= start();
     return worker;
-  }
-
-  function flush(): void {
-    if (queued.length === 0) return;
-    const msg: ToWorker = { reports: queued };
-    countBatch(queued.length);
-    const list = transfer;
-    queued = [];
-    transfer = [];
-    current().postMessage(msg, list);
   }
 
   function task<T>(req: EngineRequest): Promise<T> {
@@ -156,20 +138,12 @@ export function startIngestWorker(
         b.byteOffset === 0 &&
         b.byteLength === b.buffer.byteLength;
       const body = own ? b : b && new Uint8Array(b);
-      if (body) transfer.push(body.buffer as ArrayBuffer);
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
-      queued.push({ nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body, ip: r.ip, id });
-      ingestStats.queued++;
-      // A full batch leaves at once so the worker starts on it while this thread reads more.
-      if (queued.length >= BATCH_SIZE) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(() => {
-          scheduled = false;
-          flush();
-        });
-      }
+      queue.push({
+        report: { nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body, ip: r.ip, id },
+        body: body?.buffer as ArrayBuffer | undefined,
+      });
       return new Promise<CoreResult>((resolve) => reports.set(id, resolve));
     },
     setRenderFacts(nodeId, f) {
@@ -182,7 +156,7 @@ export function startIngestWorker(
     retention: (now, rawRetentionDays, maxBytes) =>
       task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
     async drain() {
-      if (reports.size === 0 && queued.length === 0) return;
+      if (reports.size === 0 && queue.length === 0) return;
       await new Promise<void>((resolve) => idle.push(resolve));
     },
     async close() {

@@ -1,10 +1,10 @@
 import { fdatasync, openSync, fstatSync, statSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import BetterSqlite3 from 'better-sqlite3';
 import type { RenderFacts } from '../domain/front/render.js';
-import type { CoreResult, RawReport } from '../domain/ingest/ingest-core.js';
+import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
+import { openSqliteConnection } from '../store/sqlite/connection.js';
 import { createIngestHost } from './ingest-host.js';
 import { WriteLock } from './write-lock.js';
 
@@ -37,15 +37,9 @@ export interface IngestWorkerData {
 }
 
 const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode } = workerData as IngestWorkerData;
-const db = new BetterSqlite3(path);
-db.pragma('journal_mode = WAL');
 // Commits write the WAL without waiting for the disk; walSync below makes them durable before
 // anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
-db.pragma('foreign_keys = ON');
-// Inserts land on a different leaf page per node; beyond a few MB the cache only adds memory.
-db.pragma('cache_size = -8000');
+const db = openSqliteConnection(path, 'ingest');
 const host = createIngestHost(
   db,
   () => systemClock.now(),
@@ -82,7 +76,9 @@ const walSync = (() => {
     const done = (err: Error | null): void => {
       syncing = false;
       port.postMessage({
-        results: err ? answers.map(({ id }) => ({ id, result: syncFailure(err) })) : answers,
+        results: err
+          ? answers.map(({ id }) => ({ id, result: notStored(`WAL sync failed: ${err.message}`) }))
+          : answers,
       } satisfies FromWorker);
       if (waiting.length > 0) start();
       else for (const resolve of idle.splice(0)) resolve();
@@ -105,15 +101,6 @@ const walSync = (() => {
     },
   };
 })();
-
-function syncFailure(err: Error): CoreResult {
-  return {
-    ok: false,
-    code: 'service_unavailable',
-    message: 'the report could not be stored',
-    detail: `WAL sync failed: ${err.message}`,
-  };
-}
 
 port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, shot, type Browser } from './support/browser.js';
 import { startDash, type RunningDash } from './support/dash.js';
 import { startFakeDash } from './support/fake-dash.js';
-import { seed, startReporting, type SeededNode } from './support/seed.js';
+import { SeedClient, seed, startReporting, type SeededNode } from './support/seed.js';
+import { metricsReport } from './support/payloads.js';
 import { bigFleet, LONG_TASK_PROBE } from './support/big-fleet.js';
 
 /**
@@ -28,6 +29,42 @@ async function noHorizontalOverflow(): Promise<void> {
     await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
   );
   expect(overflow).toBeLessThanOrEqual(1);
+}
+
+/**
+ * Every chart's y labels (as drawn, from data-y-labels) are distinct and fit left of the plot:
+ * the plot starts at least the widest label, measured in the page in the axis font, plus tick
+ * and gap in. Polled: a chart lays out on the frame after its data arrives.
+ */
+async function yLabelsFit(): Promise<void> {
+  const problems = async (): Promise<string[]> => {
+    const charts: { title: string; labels: string[]; plotLeft: number; widest: number }[] =
+      await page.evaluate(`(() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+        return [...document.querySelectorAll('[data-y-labels]')].map((el) => {
+          const labels = JSON.parse(el.dataset.yLabels);
+          const over = el.querySelector('.u-over');
+          return {
+            title: el.getAttribute('aria-label'),
+            labels,
+            plotLeft: over ? over.offsetLeft : 0,
+            widest: Math.max(...labels.map((l) => ctx.measureText(l).width)),
+          };
+        });
+      })()`);
+    if (charts.length < 7) return [`only ${charts.length} charts drawn`];
+    return charts.flatMap((c) => {
+      const text = `${c.title}: ${c.labels.join(' | ')}`;
+      const out: string[] = [];
+      if (new Set(c.labels).size !== c.labels.length) out.push(`${text} repeats a label`);
+      if (c.plotLeft < Math.ceil(c.widest) + 10) {
+        out.push(`${text} clipped (plot at ${c.plotLeft}px, label ${Math.ceil(c.widest)}px)`);
+      }
+      return out;
+    });
+  };
+  await expect.poll(problems, WAIT).toEqual([]);
 }
 
 beforeAll(async () => {
@@ -100,12 +137,31 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
       ['1w', '1 week'],
       ['30d', '30 days'],
     ];
+    // One report above 10 MiB/s: the week's maximum series must put the axis in MiB/s with a
+    // top tick at or above it.
+    const burst = metricsReport(nodes[0]!.spec, nodes[0]!.index, 1, new Date()) as {
+      metrics: { network: { recv_rate_bytes_per_sec: number }[] };
+    };
+    burst.metrics.network[0]!.recv_rate_bytes_per_sec = 15.2 * 1024 ** 2;
+    await new SeedClient(dash.url).report(nodes[0]!.secret, '/api/node/metrics', burst);
     for (const [range, label] of ranges) {
       await page.getByRole('radio', { name: label }).click();
       await expect
         .poll(() => page.locator(`section[data-range="${range}"]`).count(), WAIT)
         .toBeGreaterThanOrEqual(7);
       await shot(page, `04-node-detail-${range}`);
+      await yLabelsFit();
+      // The stand-in backend draws synthetic history and ignores reports.
+      if (range === '1w' && !useFake) {
+        const top = async () => {
+          const raw = await page
+            .locator('section[aria-label="Network rate"] [data-y-labels]')
+            .getAttribute('data-y-labels');
+          return (JSON.parse(raw ?? '[]') as string[]).at(-1) ?? '';
+        };
+        await expect.poll(top, WAIT).toMatch(/ MiB\/s$/);
+        expect(parseFloat(await top())).toBeGreaterThanOrEqual(15.2);
+      }
     }
     expect(await page.locator('section[data-range] canvas').count()).toBeGreaterThan(0);
   });
@@ -169,6 +225,69 @@ describe(`web UI against ${useFake ? 'the stand-in backend' : 'a real Dash'}`, (
     expect(await page.evaluate("document.documentElement.classList.contains('dark')")).toBe(true);
     await shot(page, '10-dashboard-dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  });
+
+  it('shows an offline card, overview filters, a waiting node and the table view', async () => {
+    // edge-1 made silent for 5 minutes in what the browser receives; lab-1 never reported.
+    await page.route('**/api/front/metrics', async (route) => {
+      try {
+        const res = await route.fetch();
+        const list = (await res.json()) as {
+          node: { title: string };
+          observation: { received_at: string };
+        }[];
+        for (const v of list) {
+          if (v.node.title === 'edge-1') {
+            v.observation.received_at = new Date(Date.now() - 5 * 60_000).toISOString();
+          }
+        }
+        await route.fulfill({ contentType: 'application/json', body: JSON.stringify(list) });
+      } catch {
+        // the page moved on while this poll was in flight
+      }
+    });
+    try {
+      await page.goto(`${dash.url}/`);
+      await card('edge-1').getByText('Last seen 5m ago').waitFor();
+      expect(await card('edge-1').getByRole('meter').count()).toBe(0);
+      await shot(page, '06a-offline-card');
+      const overview = page.getByRole('region', { name: 'Fleet overview' });
+      const offline = overview.getByRole('button', { name: /Offline/ });
+      await offline.click();
+      await expect.poll(() => page.locator('article[data-node-id]').count(), WAIT).toBe(1);
+      await offline.click();
+      const waiting = page.getByRole('region', { name: 'Waiting for the first report' });
+      await waiting.getByRole('article', { name: 'lab-1' }).waitFor();
+      await expect
+        .poll(() => waiting.getByLabel('Install command').inputValue(), WAIT)
+        .toMatch(/install\.sh/);
+      await shot(page, '06b-waiting-node');
+      await page.getByRole('radio', { name: 'Table' }).click();
+      await page
+        .getByRole('table', { name: 'Nodes' })
+        .getByRole('link', { name: 'db-1', exact: true })
+        .waitFor();
+      await shot(page, '06c-table-view');
+    } finally {
+      await page.unroute('**/api/front/metrics');
+      // The view is remembered by the browser: later steps expect cards.
+      await page.getByRole('radio', { name: /Cards|卡片/ }).click();
+    }
+  });
+
+  it('switches to Simplified Chinese and back', async () => {
+    await page.goto(`${dash.url}/`);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    try {
+      await page.getByRole('region', { name: '节点总览' }).waitFor();
+      await card('web-1').getByText('在线', { exact: true }).waitFor();
+      expect(await page.evaluate('document.documentElement.lang')).toBe('zh-CN');
+      await shot(page, '06d-dashboard-zh');
+    } finally {
+      // The choice is remembered by the browser: later steps read English.
+      await page.getByRole('combobox', { name: /Language|语言/ }).selectOption('en');
+    }
+    await page.getByRole('region', { name: 'Fleet overview' }).waitFor();
   });
 
   it('fits a phone screen', async () => {

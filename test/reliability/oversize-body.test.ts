@@ -48,7 +48,7 @@ describe('oversize bodies without Expect: 100-continue', () => {
   it.each(cases)('%s: Content-Length over the limit → a readable 413', async (path, limit, h) => {
     const body = Buffer.alloc(limit * 2 + 17, 0x20);
     const headers = Object.entries(h())
-      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .map(([k, v]) => `${k}: ${String(v)}\r\n`)
       .join('');
     const head =
       `POST ${path} HTTP/1.1\r\nHost: dash.test\r\n${headers}` +
@@ -68,7 +68,7 @@ describe('oversize bodies without Expect: 100-continue', () => {
         chunks.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n'));
       chunks.push(Buffer.from('0\r\n\r\n'));
       const headers = Object.entries(h())
-        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .map(([k, v]) => `${k}: ${String(v)}\r\n`)
         .join('');
       const head =
         `POST ${path} HTTP/1.1\r\nHost: dash.test\r\n${headers}` +

@@ -78,7 +78,7 @@ describe('ingest on the worker thread', () => {
     t.deps.store.raw.prepare('DELETE FROM metrics_raw WHERE node_id <> ?').run(node.id);
   });
 
-  it('moves a fast-lane body to the ingest thread, and keeps it when listeners want the report', async () => {
+  it('moves a fast-lane body to the ingest thread, listeners or not (they get the decoded digest)', async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as { port: number };
     const send = (seq: number) =>
@@ -99,7 +99,7 @@ describe('ingest on the worker thread', () => {
     expect((await send(100)).status).toBe(200);
     const seen: number[] = [];
     const off = t.deps.reportEvents.onAccepted((e) => {
-      seen.push(e.report().metrics.processes?.process_count ?? -1);
+      seen.push(e.view()?.processes.count ?? -1);
     });
     t.clock.advance(3000);
     expect((await send(101)).status).toBe(200);

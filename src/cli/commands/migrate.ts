@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/load.js';
-import { openSqliteConnection } from '../../store/sqlite/open.js';
+import { openSqliteConnection } from '../../store/sqlite/connection.js';
 import { migrateSqlite, type MigrationResult } from '../../store/sqlite/migrate.js';
 import { connectPostgres } from '../../store/postgres/open.js';
 import { migratePostgres } from '../../store/postgres/migrate.js';

@@ -1,7 +1,13 @@
-import type { NodeView } from '../../protocol/front-view.js';
 import { rfc3339 } from '../../platform/time-format.js';
-import { coreCount, metricValue } from './catalog.js';
-import { compare, effectiveThreshold, type AlertRule } from './rule.js';
+import type { AlertReadings } from './readings.js';
+import { compare, effectiveClearThreshold, effectiveThreshold, type AlertRule } from './rule.js';
+import type { AlertWhy } from '../../store/ports-alerts.js';
+
+/** Values kept per pending window for the "why it fired" detail (the latest ones). */
+export const WHY_MAX_VALUES = 10;
+
+/** "Why it fired", stored with the event: the window and the values that crossed the threshold. */
+export type WhyDetail = AlertWhy;
 
 /** No event opens during the first minute after start (reference §8.4): nodes reconnect first. */
 export const STARTUP_GRACE_MS = 60_000;
@@ -27,6 +33,7 @@ export type AlertAction =
       threshold: number;
       /** "Why it fired": the value, the comparison and the window that crossed it. */
       why: string;
+      detail: WhyDetail;
     }
   | { kind: 'refresh'; nodeId: number; ruleId: number; at: number; value: number }
   | {
@@ -46,8 +53,15 @@ export interface OpenAlertKey {
   lastTriggerAt: number;
 }
 
+interface Window {
+  values: number[];
+  samples: number;
+  min: number;
+  max: number;
+}
+
 type RuleState =
-  | { phase: 'pending'; since: number }
+  | { phase: 'pending'; since: number; window: Window }
   | { phase: 'firing'; generation: number; refreshedAt: number }
   | { phase: 'cooldown'; until: number };
 
@@ -143,22 +157,20 @@ export class AlertEvaluator {
   observe(
     nodeId: number,
     receivedAt: number,
-    view: NodeView | undefined,
+    readings: AlertReadings | undefined,
     now: number,
   ): AlertAction[] {
     const last = this.lastReceived.get(nodeId);
     if (last !== undefined && receivedAt < last) return [];
     this.lastReceived.set(nodeId, receivedAt);
     const out: AlertAction[] = [];
-    if (view) this.cores.set(nodeId, coreCount(view));
+    if (readings) this.cores.set(nodeId, readings.cores);
     for (const rule of this.rules.values()) {
       if (!rule.enabled || !this.isMounted(rule.id, nodeId)) continue;
       const value =
         rule.metric === 'node.offline'
           ? this.offlineValue(nodeId, now)
-          : view
-            ? metricValue(rule.metric, view)
-            : undefined;
+          : readings?.values[rule.metric];
       this.step(nodeId, rule, value, receivedAt, now, out);
     }
     return out;
@@ -224,8 +236,13 @@ export class AlertEvaluator {
       states.delete(rule.id);
       state = undefined;
     }
-    const threshold = effectiveThreshold(rule, this.cores.get(nodeId) ?? 0);
-    const hit = compare(value, rule.operator, threshold);
+    const cores = this.cores.get(nodeId) ?? 0;
+    const threshold = effectiveThreshold(rule, cores);
+    // hysteresis: a firing event holds until the value no longer passes the clear threshold
+    const hit =
+      state?.phase === 'firing'
+        ? compare(value, rule.operator, effectiveClearThreshold(rule, cores))
+        : compare(value, rule.operator, threshold);
     if (!hit) {
       if (state?.phase === 'firing') {
         out.push({
@@ -251,9 +268,19 @@ export class AlertEvaluator {
     }
     if (state?.phase === 'cooldown') return;
     if (!state) {
-      state = { phase: 'pending', since: Math.max(rule.generationAt, at) };
+      state = {
+        phase: 'pending',
+        since: Math.max(rule.generationAt, at),
+        window: { values: [], samples: 0, min: value, max: value },
+      };
       states.set(rule.id, state);
     }
+    const w = state.window;
+    w.values.push(value);
+    if (w.values.length > WHY_MAX_VALUES) w.values.shift();
+    w.samples++;
+    w.min = Math.min(w.min, value);
+    w.max = Math.max(w.max, value);
     const heldMs = at - state.since;
     if (heldMs < rule.durationSec * 1000) return;
     if (now - this.opts.startedAt < STARTUP_GRACE_MS) return;
@@ -266,6 +293,20 @@ export class AlertEvaluator {
       value,
       threshold,
       why: whyLine(rule, value, threshold, state.since, at),
+      detail: {
+        from: state.since,
+        to: at,
+        durationSec: rule.durationSec,
+        operator: rule.operator,
+        threshold,
+        ...(rule.clearThreshold !== null
+          ? { clearThreshold: effectiveClearThreshold(rule, cores) }
+          : {}),
+        values: [...w.values],
+        samples: w.samples,
+        min: w.min,
+        max: w.max,
+      },
     });
   }
 }

@@ -5,9 +5,13 @@ import {
   ALERT_DURATIONS,
   ALERT_OPERATORS,
   MAX_COOLDOWN_MIN,
+  clearThresholdValid,
   type AlertOperator,
   type ThresholdMode,
 } from './rule.js';
+
+export const MAX_REPEAT_INTERVAL_MIN = 1440;
+export const MAX_REPEATS = 100;
 
 /** Body of POST and PATCH /api/admin/alerts/rules/ (reference §8.1); PATCH sends a subset. */
 export interface RuleInput {
@@ -20,6 +24,9 @@ export interface RuleInput {
   cooldown_min?: unknown;
   threshold_mode?: unknown;
   threshold_offset?: unknown;
+  clear_threshold?: unknown;
+  repeat_interval_min?: unknown;
+  repeat_max?: unknown;
 }
 
 /** The editable fields of a rule after validation. */
@@ -33,6 +40,9 @@ export interface RuleFields {
   cooldownMin: number;
   thresholdMode: ThresholdMode;
   thresholdOffset: number;
+  clearThreshold: number | null;
+  repeatIntervalMin: number;
+  repeatMax: number | null;
 }
 
 export const RULE_DEFAULTS = {
@@ -41,6 +51,9 @@ export const RULE_DEFAULTS = {
   cooldownMin: 0,
   thresholdMode: 'static',
   thresholdOffset: 0,
+  clearThreshold: null,
+  repeatIntervalMin: 0,
+  repeatMax: null,
 } as const;
 
 const bad = (): never => {
@@ -49,6 +62,12 @@ const bad = (): never => {
 
 function finite(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : bad();
+}
+
+function intIn(v: unknown, min: number, max: number): number {
+  return Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+    ? (v as number)
+    : bad();
 }
 
 /** Parses each present field; absent fields stay absent. Every failure is invalid_fields. */
@@ -83,6 +102,12 @@ export function parseRuleFields(input: RuleInput): Partial<RuleFields> {
         ? input.threshold_mode
         : bad();
   if (input.threshold_offset !== undefined) out.thresholdOffset = finite(input.threshold_offset);
+  if (input.clear_threshold !== undefined)
+    out.clearThreshold = input.clear_threshold === null ? null : finite(input.clear_threshold);
+  if (input.repeat_interval_min !== undefined)
+    out.repeatIntervalMin = intIn(input.repeat_interval_min, 0, MAX_REPEAT_INTERVAL_MIN);
+  if (input.repeat_max !== undefined)
+    out.repeatMax = input.repeat_max === null ? null : intIn(input.repeat_max, 0, MAX_REPEATS);
   return out;
 }
 
@@ -90,6 +115,8 @@ export function parseRuleFields(input: RuleInput): Partial<RuleFields> {
 export function checkRule(r: RuleFields): RuleFields {
   if (r.thresholdMode === 'core_plus' && !CORE_PLUS_METRICS.has(r.metric)) bad();
   if (r.thresholdMode === 'static' && r.thresholdOffset !== 0) bad();
+  if (r.clearThreshold !== null && !clearThresholdValid(r.operator, r.threshold, r.clearThreshold))
+    throw new AppError('invalid_clear_threshold');
   return r;
 }
 
@@ -108,6 +135,9 @@ export function newRuleFields(input: RuleInput): RuleFields {
     cooldownMin: p.cooldownMin ?? RULE_DEFAULTS.cooldownMin,
     thresholdMode: p.thresholdMode ?? RULE_DEFAULTS.thresholdMode,
     thresholdOffset: p.thresholdOffset ?? RULE_DEFAULTS.thresholdOffset,
+    clearThreshold: p.clearThreshold ?? RULE_DEFAULTS.clearThreshold,
+    repeatIntervalMin: p.repeatIntervalMin ?? RULE_DEFAULTS.repeatIntervalMin,
+    repeatMax: p.repeatMax ?? RULE_DEFAULTS.repeatMax,
   });
 }
 
@@ -119,4 +149,5 @@ export const CONDITION_FIELDS = [
   'durationSec',
   'thresholdMode',
   'thresholdOffset',
+  'clearThreshold',
 ] as const satisfies ReadonlyArray<keyof RuleFields>;

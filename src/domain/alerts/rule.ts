@@ -19,6 +19,12 @@ export interface AlertRule {
   cooldownMin: number;
   thresholdMode: ThresholdMode;
   thresholdOffset: number;
+  /** Hysteresis: a firing event closes only once the value no longer passes this; null = threshold. */
+  clearThreshold: number | null;
+  /** Minutes between repeat notifications of an open event; 0 = none. */
+  repeatIntervalMin: number;
+  /** Repeat notifications per event at most; null = the global setting. */
+  repeatMax: number | null;
   /** Bumped by every edit of the condition; open events of an older generation are closed. */
   generation: number;
   /** When the current generation started (epoch ms): pending never starts before it. */
@@ -50,7 +56,32 @@ export function compare(value: number, op: AlertOperator, threshold: number): bo
 
 /** The threshold in force for a node: `core_plus` adds the node's core count (reference §8.2). */
 export function effectiveThreshold(rule: AlertRule, cores: number): number {
-  return rule.thresholdMode === 'core_plus'
-    ? cores + rule.threshold + rule.thresholdOffset
-    : rule.threshold;
+  return shifted(rule, rule.threshold, cores);
+}
+
+/** The clear threshold in force for a node (the trigger threshold unless one is set). */
+export function effectiveClearThreshold(rule: AlertRule, cores: number): number {
+  return shifted(rule, rule.clearThreshold ?? rule.threshold, cores);
+}
+
+function shifted(rule: AlertRule, base: number, cores: number): number {
+  return rule.thresholdMode === 'core_plus' ? cores + base + rule.thresholdOffset : base;
+}
+
+/**
+ * Whether a clear threshold lies on the clearing side of the trigger threshold: below it for
+ * `>`/`>=`, above it for `<`/`<=`; `==` and `!=` take none but the threshold itself.
+ */
+export function clearThresholdValid(op: AlertOperator, threshold: number, clear: number): boolean {
+  switch (op) {
+    case '>':
+    case '>=':
+      return clear <= threshold;
+    case '<':
+    case '<=':
+      return clear >= threshold;
+    case '==':
+    case '!=':
+      return clear === threshold;
+  }
 }

@@ -7,8 +7,17 @@ import type {
   AlertsRepo,
   AlertTransitionWrite,
 } from '../../store/ports.js';
+import {
+  DEFAULT_NOTIFY_SETTINGS,
+  NotifyPolicy,
+  type DueNotification,
+  type NotifySettings,
+} from './notify-policy.js';
+import { MAX_REPEATS } from './rule-input.js';
+import { parseSilence, type Silence, type SilenceInput, type SilenceScope } from './silence.js';
 import type { AcceptedReport } from '../ingest/report-events.js';
 import { BUILTIN_RULES, builtinRule } from './builtin-rules.js';
+import { compile } from './compile.js';
 import { AlertEvaluator, type AlertAction, type CloseReason } from './evaluator.js';
 import type { AlertRule } from './rule.js';
 import {
@@ -20,11 +29,28 @@ import {
   type RuleInput,
 } from './rule-input.js';
 
-export interface AlertSettings {
-  enabled: boolean;
+export interface AlertSettings extends NotifySettings {
   channelIds: number[];
   createdAt: number;
   updatedAt: number;
+}
+
+/** PUT settings: `enabled` and `channelIds` are required, the rest keep their value if absent. */
+export interface AlertSettingsInput {
+  enabled: boolean;
+  channelIds: readonly number[];
+  repeatMax?: number;
+  flapThreshold?: number;
+  flapWindowMin?: number;
+}
+
+export const MAX_FLAP_THRESHOLD = 100;
+export const MAX_FLAP_WINDOW_MIN = 1440;
+
+/** A silence as the admin API shows it. */
+export interface SilenceView extends Silence {
+  targetName: string | null;
+  active: boolean;
 }
 
 export interface AlertsServiceOptions {
@@ -39,35 +65,6 @@ export interface AlertsServiceOptions {
 
 export const MAX_SETTINGS_CHANNELS = 100;
 
-/** A stored rule that still passes validation, as evaluation sees it; undefined when invalid. */
-function compile(row: AlertRuleRow): AlertRule | undefined {
-  try {
-    const fields = checkRule(
-      newRuleFields({
-        name: row.name,
-        enabled: row.enabled,
-        metric: row.metric,
-        operator: row.operator,
-        threshold: row.threshold,
-        duration_sec: row.durationSec,
-        cooldown_min: row.cooldownMin,
-        threshold_mode: row.thresholdMode,
-        threshold_offset: row.thresholdOffset,
-      }),
-    );
-    return {
-      ...fields,
-      id: row.id,
-      generation: row.generation,
-      generationAt: row.generationAt,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Alert rules, mounts, settings and events (spec §4.8, reference §8.1–§8.7), and the
  * evaluation runtime: accepted reports and a clock tick feed the in-memory state machine, and
@@ -76,7 +73,8 @@ function compile(row: AlertRuleRow): AlertRule | undefined {
 export class AlertsService {
   private evaluator: AlertEvaluator;
   private rulesById = new Map<number, AlertRule>();
-  private notifyEnabled = true;
+  private readonly policy = new NotifyPolicy();
+  private nodeGroups = new Map<number, readonly number[]>();
   private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: AlertsServiceOptions) {
@@ -93,9 +91,14 @@ export class AlertsService {
   async start(known: Iterable<{ nodeId: number; receivedAt: number }>): Promise<void> {
     const now = this.opts.clock.now();
     this.evaluator = new AlertEvaluator({ startedAt: now, staleAfterMs: this.opts.staleAfterMs });
-    if (!(await this.opts.repo.settings())) await this.opts.repo.putSettings(true, [], now);
-    this.notifyEnabled = (await this.opts.repo.settings())?.enabled ?? true;
-    this.evaluator.restore(await this.opts.repo.openEvents());
+    if (!(await this.opts.repo.settings()))
+      await this.opts.repo.putSettings({ ...DEFAULT_NOTIFY_SETTINGS, channelIds: [] }, now);
+    this.policy.settings = notifySettings(await this.settings());
+    this.policy.groupsOf = (nodeId) => this.nodeGroups.get(nodeId) ?? [];
+    await this.loadSilences();
+    const open = await this.opts.repo.openEvents();
+    this.evaluator.restore(open);
+    this.policy.restore(open);
     for (const k of known) this.evaluator.seenNode(k.nodeId, k.receivedAt);
     await this.reload('rule_deleted');
   }
@@ -105,21 +108,70 @@ export class AlertsService {
     const actions = this.evaluator.observe(
       event.nodeId,
       event.receivedAt,
-      event.view(),
+      event.readings,
       this.opts.clock.now(),
     );
     if (actions.length > 0) this.persist(actions);
   }
 
-  /** The clock-driven check (offline nodes). */
+  /** The clock-driven check: offline nodes, then repeats and openings a silence held back. */
   async tick(now: number): Promise<void> {
+    if (this.policy.silences.some((s) => s.scope === 'group' && s.endsAt > now))
+      await this.loadGroups();
     this.persist(this.evaluator.tick(now));
+    this.persist(this.policy.due(now, this.rulesById).map(dueWrite));
     await this.flush();
   }
 
   async forgetNode(nodeId: number): Promise<void> {
     this.persist(this.evaluator.forgetNode(nodeId, this.opts.clock.now()));
+    this.policy.forgetNode(nodeId);
     await this.flush();
+  }
+
+  // ---- acknowledgement and silences ----------------------------------------------------------
+
+  /** Acknowledges an open event: it stays open and its repeat notifications stop. */
+  async ack(eventId: number): Promise<void> {
+    await this.flush();
+    const row = await this.opts.repo.ackEvent(eventId, this.opts.clock.now());
+    if (!row) throw new AppError('not_found');
+    if (row.status !== 'open') throw new AppError('alert_event_closed');
+    this.policy.ack(row.nodeId, row.ruleId);
+  }
+
+  async silences(): Promise<SilenceView[]> {
+    const now = this.opts.clock.now();
+    const [nodes, groups] = await Promise.all([this.opts.repo.nodes(), this.opts.repo.groups()]);
+    const names = {
+      node: new Map(nodes.map((n) => [n.id, n.name])),
+      group: new Map(groups.map((g) => [g.id, g.name])),
+      rule: new Map([...this.rulesById.values()].map((r) => [r.id, r.name])),
+    };
+    return (await this.opts.repo.silences()).map((s) => ({
+      ...s,
+      targetName: names[s.scope].get(s.targetId) ?? null,
+      active: s.endsAt > now,
+    }));
+  }
+
+  async createSilence(input: SilenceInput): Promise<number> {
+    const now = this.opts.clock.now();
+    const [nodes, groups] = await Promise.all([this.opts.repo.nodes(), this.opts.repo.groups()]);
+    const live: Record<SilenceScope, Set<number>> = {
+      node: new Set(nodes.map((n) => n.id)),
+      group: new Set(groups.map((g) => g.id)),
+      rule: new Set(this.rulesById.keys()),
+    };
+    const write = parseSilence(input, now, (scope, id) => live[scope].has(id));
+    const id = await this.opts.repo.createSilence(write, now);
+    await this.loadSilences();
+    return id;
+  }
+
+  async deleteSilence(id: number): Promise<void> {
+    if (!(await this.opts.repo.deleteSilence(id))) throw new AppError('not_found');
+    await this.loadSilences();
   }
 
   /** Resolves once every transition so far is committed. */
@@ -240,10 +292,21 @@ export class AlertsService {
     const s = await this.opts.repo.settings();
     if (s) return s;
     const now = this.opts.clock.now();
-    return { enabled: true, channelIds: [], createdAt: now, updatedAt: now };
+    return { ...DEFAULT_NOTIFY_SETTINGS, channelIds: [], createdAt: now, updatedAt: now };
   }
 
-  async putSettings(enabled: boolean, channelIds: readonly number[]): Promise<void> {
+  async putSettings(input: AlertSettingsInput): Promise<void> {
+    const { enabled, channelIds } = input;
+    const current = await this.settings();
+    const int = (v: number | undefined, keep: number, min: number, max: number): number => {
+      if (v === undefined) return keep;
+      if (!Number.isInteger(v) || v < min || v > max) throw new AppError('invalid_fields');
+      return v;
+    };
+    const repeatMax = int(input.repeatMax, current.repeatMax, 0, MAX_REPEATS);
+    const flapThreshold = int(input.flapThreshold, current.flapThreshold, 0, MAX_FLAP_THRESHOLD);
+    if (flapThreshold === 1) throw new AppError('invalid_fields', 'flap_threshold is 0 or 2-100');
+    const flapWindowMin = int(input.flapWindowMin, current.flapWindowMin, 1, MAX_FLAP_WINDOW_MIN);
     if (channelIds.length > MAX_SETTINGS_CHANNELS) throw new AppError('invalid_fields');
     if (channelIds.some((id) => !Number.isSafeInteger(id) || id <= 0))
       throw new AppError('invalid_fields');
@@ -251,8 +314,9 @@ export class AlertsService {
       throw new AppError('invalid_fields', 'duplicate channel id');
     const exist = this.opts.channelsExist ?? (async (ids) => ids.length === 0);
     if (!(await exist(channelIds))) throw new AppError('invalid_fields', 'unknown channel id');
-    await this.opts.repo.putSettings(enabled, [...channelIds], this.opts.clock.now());
-    this.notifyEnabled = enabled;
+    const write = { enabled, channelIds: [...channelIds], repeatMax, flapThreshold, flapWindowMin };
+    await this.opts.repo.putSettings(write, this.opts.clock.now());
+    this.policy.settings = notifySettings(write);
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -311,16 +375,29 @@ export class AlertsService {
     await this.flush();
   }
 
-  private persist(actions: readonly AlertAction[]): void {
+  private async loadSilences(): Promise<void> {
+    const now = this.opts.clock.now();
+    this.policy.silences = (await this.opts.repo.silences()).filter((s) => s.endsAt > now);
+    await this.loadGroups();
+  }
+
+  private async loadGroups(): Promise<void> {
+    this.nodeGroups = new Map((await this.opts.repo.nodes()).map((n) => [n.id, n.groupIds]));
+  }
+
+  private persist(actions: ReadonlyArray<AlertAction | AlertTransitionWrite>): void {
     if (actions.length === 0) return;
-    const writes = actions.map((a) => this.toWrite(a));
+    const writes = actions.map((a) =>
+      a.kind === 'repeat' || a.kind === 'notify_open' ? a : this.toWrite(a as AlertAction),
+    );
     this.writes = this.writes
       .then(() => this.opts.repo.applyTransitions(writes))
       .catch(this.opts.onError);
   }
 
   private toWrite(a: AlertAction): AlertTransitionWrite {
-    if (a.kind === 'open')
+    if (a.kind === 'open') {
+      const d = this.policy.onOpen(a.nodeId, a.rule.id, a.at);
       return {
         kind: 'open',
         nodeId: a.nodeId,
@@ -333,8 +410,10 @@ export class AlertsService {
         threshold: a.threshold,
         title: a.rule.name,
         message: a.why,
-        notify: this.notifyEnabled,
+        why: a.detail,
+        ...d,
       };
+    }
     if (a.kind === 'refresh') return a;
     return {
       kind: 'close',
@@ -343,8 +422,7 @@ export class AlertsService {
       at: a.at,
       reason: a.reason,
       ...(a.value === undefined ? {} : { value: a.value }),
-      // only a cleared condition is news to a human; edits and deletions are the admin's own doing
-      notify: this.notifyEnabled && a.reason === 'condition_cleared',
+      ...this.policy.onClose(a.nodeId, a.ruleId, a.at, a.reason),
     };
   }
 
@@ -353,3 +431,14 @@ export class AlertsService {
     return this.rulesById.get(id);
   }
 }
+
+function notifySettings(s: NotifySettings): NotifySettings {
+  return {
+    enabled: s.enabled,
+    repeatMax: s.repeatMax,
+    flapThreshold: s.flapThreshold,
+    flapWindowMin: s.flapWindowMin,
+  };
+}
+
+const dueWrite = (d: DueNotification): AlertTransitionWrite => d;

@@ -10,6 +10,8 @@ export interface TelegramBotConfig {
   bot_token: string;
   chat_id: string | number;
   language?: string;
+  /** Gather the transitions of this many seconds into one message (0 or absent: off). */
+  digest_sec?: number;
 }
 export interface TelegramMtprotoConfig {
   mode: 'mtproto';
@@ -20,6 +22,8 @@ export interface TelegramMtprotoConfig {
   session?: string;
   username?: string;
   language?: string;
+  /** Gather the transitions of this many seconds into one message (0 or absent: off). */
+  digest_sec?: number;
 }
 export interface EmailConfig {
   smtp_host: string;
@@ -30,6 +34,8 @@ export interface EmailConfig {
   to: string[];
   use_tls: boolean;
   language?: string;
+  /** Gather the transitions of this many seconds into one message (0 or absent: off). */
+  digest_sec?: number;
 }
 export interface WebhookConfig {
   url: string;
@@ -38,6 +44,8 @@ export interface WebhookConfig {
   body_template?: string;
   preset?: string;
   language?: string;
+  /** Gather the transitions of this many seconds into one message (0 or absent: off). */
+  digest_sec?: number;
 }
 export type ChannelConfig =
   | { type: 'telegram'; config: TelegramBotConfig | TelegramMtprotoConfig }
@@ -101,8 +109,30 @@ function language(o: Record<string, unknown>): string | undefined {
   return v;
 }
 
-function withLanguage<T extends object>(c: T, lang: string | undefined): T {
-  return lang === undefined ? c : { ...c, language: lang };
+export const MAX_DIGEST_SEC = 3600;
+
+function digestSec(o: Record<string, unknown>): number | undefined {
+  const v = o.digest_sec;
+  if (v === undefined || v === 0) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_DIGEST_SEC) {
+    throw bad(`digest_sec must be an integer 0-${MAX_DIGEST_SEC}`);
+  }
+  return v;
+}
+
+/** Fields every type takes: `language` and `digest_sec`. */
+function withCommon<T extends object>(c: T, raw: Record<string, unknown>, lang?: string): T {
+  const digest = digestSec(raw);
+  return {
+    ...c,
+    ...(lang === undefined ? {} : { language: lang }),
+    ...(digest === undefined ? {} : { digest_sec: digest }),
+  };
+}
+
+/** Seconds of a channel's digest window; 0 = every transition is its own message. */
+export function digestSeconds(c: ChannelConfig): number {
+  return c.config.digest_sec ?? 0;
 }
 
 export function validName(raw: unknown): string {
@@ -153,18 +183,28 @@ export function validateConfig(type: ChannelType, raw: unknown): ChannelConfig {
     case 'telegram': {
       const mode = raw.mode ?? 'bot';
       if (mode === 'bot') {
-        strictKeys(raw, ['mode', 'bot_token', 'chat_id', 'language'], 'telegram');
+        strictKeys(raw, ['mode', 'bot_token', 'chat_id', 'language', 'digest_sec'], 'telegram');
         const config: TelegramBotConfig = {
           mode: 'bot',
           bot_token: nonEmpty(raw, 'bot_token', 256),
           chat_id: chatId(raw),
         };
-        return { type, config: withLanguage(config, lang) };
+        return { type, config: withCommon(config, raw, lang) };
       }
       if (mode !== 'mtproto') throw bad('mode must be bot or mtproto');
       strictKeys(
         raw,
-        ['mode', 'api_id', 'api_hash', 'phone', 'chat_id', 'session', 'username', 'language'],
+        [
+          'mode',
+          'api_id',
+          'api_hash',
+          'phone',
+          'chat_id',
+          'session',
+          'username',
+          'language',
+          'digest_sec',
+        ],
         'telegram',
       );
       const apiId = raw.api_id;
@@ -182,12 +222,22 @@ export function validateConfig(type: ChannelType, raw: unknown): ChannelConfig {
       const username = str(raw, 'username', 1024, false);
       if (session !== undefined && session !== '') config.session = session;
       if (username !== undefined && username !== '') config.username = username;
-      return { type, config: withLanguage(config, lang) };
+      return { type, config: withCommon(config, raw, lang) };
     }
     case 'email': {
       strictKeys(
         raw,
-        ['smtp_host', 'smtp_port', 'username', 'password', 'from', 'to', 'use_tls', 'language'],
+        [
+          'smtp_host',
+          'smtp_port',
+          'username',
+          'password',
+          'from',
+          'to',
+          'use_tls',
+          'language',
+          'digest_sec',
+        ],
         'email',
       );
       const port = raw.smtp_port;
@@ -207,10 +257,14 @@ export function validateConfig(type: ChannelType, raw: unknown): ChannelConfig {
         to: raw.to.map((a: unknown) => validEmail(a, 'to')),
         use_tls: raw.use_tls,
       };
-      return { type, config: withLanguage(config, lang) };
+      return { type, config: withCommon(config, raw, lang) };
     }
     case 'webhook': {
-      strictKeys(raw, ['url', 'secret', 'body_template', 'preset', 'language'], 'webhook');
+      strictKeys(
+        raw,
+        ['url', 'secret', 'body_template', 'preset', 'language', 'digest_sec'],
+        'webhook',
+      );
       const url = nonEmpty(raw, 'url', 4096).trim();
       const config: WebhookConfig = { url: validUrl(url, 'url') };
       const secret = str(raw, 'secret', 8192, false);
@@ -232,7 +286,7 @@ export function validateConfig(type: ChannelType, raw: unknown): ChannelConfig {
         if (!WEBHOOK_PRESETS.some((p) => p.id === preset)) throw bad('unknown webhook preset');
         config.preset = preset;
       }
-      return { type, config: withLanguage(config, lang) };
+      return { type, config: withCommon(config, raw, lang) };
     }
   }
 }

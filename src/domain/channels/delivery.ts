@@ -1,4 +1,4 @@
-import type { PendingTransition } from '../../store/ports.js';
+import { transitionKey, type PendingTransition } from '../../store/channel-ports.js';
 import type { ChannelConfig } from './config.js';
 
 /** What every channel type sends: a title, a body and machine-readable context. */
@@ -56,8 +56,16 @@ function fmt(v: number | null): string {
 
 /** The stored payload of one alert transition (title, message, meta). */
 export function composeTransition(t: PendingTransition): NotifyMessage {
-  const opened = t.transition === 'opened';
-  const title = `${opened ? '[ALERT]' : '[RESOLVED]'} ${t.ruleName} on ${t.nodeName}`;
+  const opened = t.transition !== 'closed';
+  const tag =
+    t.transition === 'closed'
+      ? '[RESOLVED]'
+      : t.transition === 'repeat'
+        ? `[ALERT, repeat ${t.seq}]`
+        : t.flapping
+          ? '[ALERT, flapping]'
+          : '[ALERT]';
+  const title = `${tag} ${t.ruleName} on ${t.nodeName}`;
   const lines = [
     `Node: ${t.nodeName}`,
     `Rule: ${t.ruleName}`,
@@ -66,16 +74,48 @@ export function composeTransition(t: PendingTransition): NotifyMessage {
   ];
   if (!opened && t.closeReason !== null) lines.push(`Closed: ${t.closeReason}`);
   if (t.why !== null && t.why !== '') lines.push(t.why);
+  if (t.flapping && t.transition === 'opened')
+    lines.push('Flapping: further changes are held back until it is stable.');
   return {
     title,
     message: lines.join('\n'),
     meta: {
       event_id: t.eventId,
       transition: t.transition,
-      dedupe_key: `alert:${t.eventId}:${t.transition}`,
+      dedupe_key: transitionKey(t),
       rule_id: t.ruleId,
       server_id: t.nodeId,
       close_reason: t.closeReason,
+    },
+  };
+}
+
+/** Digest messages hold at most this many transitions and about this much text. */
+export const DIGEST_MAX_ITEMS = 20;
+const DIGEST_MAX_CHARS = 3500;
+
+/** One message for several transitions of one channel, oldest first. */
+export function composeDigest(messages: readonly NotifyMessage[]): NotifyMessage {
+  const alerts = messages.filter((m) => m.meta?.transition !== 'closed').length;
+  const resolved = messages.length - alerts;
+  const parts: string[] = [];
+  let size = 0;
+  let shown = 0;
+  for (const m of messages) {
+    const part = `${m.title}\n${m.message}`;
+    if (shown > 0 && size + part.length > DIGEST_MAX_CHARS) break;
+    parts.push(part);
+    size += part.length + 2;
+    shown++;
+  }
+  if (shown < messages.length) parts.push(`… and ${messages.length - shown} more`);
+  return {
+    title: `[DIGEST] ${alerts} alert(s), ${resolved} resolved`,
+    message: parts.join('\n\n'),
+    meta: {
+      transition: 'digest',
+      digest_count: messages.length,
+      dedupe_key: `digest:${messages.map((m) => String(m.meta?.dedupe_key ?? '')).join(',')}`,
     },
   };
 }

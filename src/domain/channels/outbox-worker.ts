@@ -1,8 +1,10 @@
 import type { Clock } from '../../platform/clock.js';
 import type { ChannelsRepo, DeliveryOutcome, OutboxItem } from '../../store/ports.js';
-import { parseStoredConfig } from './config.js';
+import { digestSeconds, parseStoredConfig, type ChannelConfig } from './config.js';
 import {
+  composeDigest,
   composeTransition,
+  DIGEST_MAX_ITEMS,
   DeliveryError,
   MAX_ATTEMPTS,
   probeDelayMs,
@@ -34,44 +36,83 @@ export interface OutboxWorkerOptions {
  * one in-flight send, never a loss, and an item once marked `sent` is never sent again.
  */
 export class OutboxWorker {
+  /** Parsed configs by channel id and sealed text (digest windows are read on every fan-out). */
+  private readonly configs = new Map<number, { sealed: string; config?: ChannelConfig }>();
+
   constructor(private readonly opts: OutboxWorkerOptions) {}
 
   async runOnce(now: number): Promise<void> {
     const { repo } = this.opts;
-    while ((await repo.fanOut(now, (t) => JSON.stringify(composeTransition(t)), 200)) > 0) {
+    const digest = await this.digestWindows();
+    const compose = (t: Parameters<typeof composeTransition>[0]) =>
+      JSON.stringify(composeTransition(t));
+    while ((await repo.fanOut(now, compose, 200, (id) => digest.get(id) ?? 0)) > 0) {
       /* keep fanning out until the backlog is empty */
     }
     const batch = this.opts.batch ?? 20;
     for (let i = 0; i < batch; i++) {
       const at = this.opts.clock.now();
-      const item = await repo.lease(at, at + (this.opts.leaseMs ?? 60_000));
+      const until = at + (this.opts.leaseMs ?? 60_000);
+      const item = await repo.lease(at, until);
       if (item === undefined) return;
-      await this.deliver(item);
+      // a digest channel sends everything due with it as one message
+      const also =
+        (digest.get(item.channelId) ?? 0) > 0 && item.leasedFrom !== 'blocked'
+          ? await repo.leaseMore(item.channelId, at, until, DIGEST_MAX_ITEMS - 1)
+          : [];
+      await this.deliver(item, also);
     }
   }
 
-  private async deliver(item: OutboxItem): Promise<void> {
+  /** Digest window (ms) of every channel that has one. */
+  private async digestWindows(): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    const list = await this.opts.repo.list();
+    const live = new Set(list.map((c) => c.id));
+    for (const id of this.configs.keys()) if (!live.has(id)) this.configs.delete(id);
+    for (const c of list) {
+      let cached = this.configs.get(c.id);
+      const key = `${c.type}:${c.sealedConfig}`;
+      if (cached?.sealed !== key) {
+        cached = { sealed: key, config: this.parse(c.type, c.sealedConfig) };
+        this.configs.set(c.id, cached);
+      }
+      const sec = cached.config === undefined ? 0 : digestSeconds(cached.config);
+      if (sec > 0) out.set(c.id, sec * 1000);
+    }
+    return out;
+  }
+
+  private parse(type: string, sealed: string): ChannelConfig | undefined {
+    try {
+      return parseStoredConfig(type, this.opts.sealer.decrypt(sealed));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async deliver(item: OutboxItem, also: readonly OutboxItem[] = []): Promise<void> {
     const { repo, clock } = this.opts;
     const channel = await repo.get(item.channelId);
     if (channel === undefined) {
-      await repo.complete(item, 0, { kind: 'discarded', code: 'channel_deleted' }, clock.now());
+      const gone = { kind: 'discarded', code: 'channel_deleted' } as const;
+      await repo.complete(item, 0, gone, clock.now(), also);
       return;
     }
-    let message: NotifyMessage;
-    try {
-      message = JSON.parse(item.payload) as NotifyMessage;
-      if (typeof message.title !== 'string' || typeof message.message !== 'string') {
-        throw new Error('payload shape');
+    const valid: OutboxItem[] = [];
+    const messages: NotifyMessage[] = [];
+    for (const it of [item, ...also]) {
+      const m = readPayload(it);
+      if (m === undefined) {
+        const bad = { kind: 'discarded', code: 'payload_invalid' } as const;
+        await repo.complete(it, channel.revision, bad, clock.now());
+      } else {
+        valid.push(it);
+        messages.push({ ...m, meta: { ...(m.meta ?? {}), dedupe_key: it.dedupeKey } });
       }
-    } catch {
-      await repo.complete(
-        item,
-        channel.revision,
-        { kind: 'discarded', code: 'payload_invalid' },
-        clock.now(),
-      );
-      return;
     }
+    const [first, ...rest] = valid;
+    if (first === undefined) return;
     let outcome: DeliveryOutcome;
     try {
       let config;
@@ -80,21 +121,21 @@ export class OutboxWorker {
       } catch {
         throw new DeliveryError('invalid_config', false, 'stored channel config is invalid');
       }
-      const meta = { ...(message.meta ?? {}), dedupe_key: item.dedupeKey };
-      await this.opts.sender.send(config, { ...message, meta }, clock.now());
+      const message = messages.length === 1 ? messages[0]! : composeDigest(messages);
+      await this.opts.sender.send(config, message, clock.now());
       outcome = { kind: 'sent' };
     } catch (err) {
-      outcome = this.failure(item, err);
+      outcome = this.failure(first, err);
       this.opts.warn(
         {
-          channel_id: item.channelId,
-          item_id: item.id,
+          channel_id: first.channelId,
+          item_id: first.id,
           code: outcome.kind === 'sent' ? '' : code(err),
         },
         'notification delivery failed',
       );
     }
-    await repo.complete(item, channel.revision, outcome, clock.now());
+    await repo.complete(first, channel.revision, outcome, clock.now(), rest);
   }
 
   private failure(item: OutboxItem, err: unknown): DeliveryOutcome {
@@ -127,6 +168,15 @@ export class OutboxWorker {
       code: e.code,
       error,
     };
+  }
+}
+
+function readPayload(item: OutboxItem): NotifyMessage | undefined {
+  try {
+    const m = JSON.parse(item.payload) as NotifyMessage;
+    return typeof m.title === 'string' && typeof m.message === 'string' ? m : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -54,7 +54,6 @@ export class FrontState {
   private readonly entries = new Map<number, Entry>();
   private readonly loading = new Map<number, Promise<NodeMeta | undefined>>();
   private sorted: FrontItem[] | undefined;
-  private listeners: Array<() => void> = [];
   private rev = 0;
 
   constructor(private readonly opts: FrontStateOptions) {}
@@ -62,14 +61,6 @@ export class FrontState {
   /** Increases on every change of any view or of the list. */
   get version(): number {
     return this.rev;
-  }
-
-  /** Called after every change; keep listeners cheap (they run on the ingest path). */
-  onChange(listener: () => void): () => void {
-    this.listeners.push(listener);
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
   }
 
   async load(): Promise<void> {
@@ -197,16 +188,7 @@ export class FrontState {
     return e?.receivedAt === undefined ? undefined : e.slab.bytes();
   }
 
-  /** Every listed node's view as an object, in list order (parses each; not for hot paths). */
-  views(): NodeView[] {
-    const out: NodeView[] = [];
-    for (const item of this.list()) {
-      const v = this.view(item.nodeId);
-      if (v) out.push(v);
-    }
-    return out;
-  }
-
+  /** The view as an object (parses it: for tests and rare readers, not the ingest path). */
   view(nodeId: number): NodeView | undefined {
     const json = this.json(nodeId);
     return json === undefined ? undefined : (JSON.parse(json) as NodeView);
@@ -275,6 +257,5 @@ export class FrontState {
   private changed(listChanged: boolean): void {
     if (listChanged) this.sorted = undefined;
     this.rev++;
-    for (const l of this.listeners) l();
   }
 }

@@ -68,7 +68,12 @@ export function renderBodyJson(
   side: SidePayloads,
   staleAfterSec: number,
 ): string {
-  const { head, tail } = serializeBody(renderBody(facts, rt, staleAfterSec));
+  return bodyJson(renderBody(facts, rt, staleAfterSec), side);
+}
+
+/** renderBodyJson for a body already rendered by renderBody. */
+export function bodyJson(body: RenderedBody, side: SidePayloads): string {
+  const { head, tail } = serializeBody(body);
   let out = head;
   if (side.smartJson !== null) out += ',"smart":' + side.smartJson;
   out += tail;

@@ -10,10 +10,6 @@ export class ViewSlab {
   /** Offset of the part after `{"node":<node>,`. */
   private restStart = 0;
 
-  get empty(): boolean {
-    return this.len === 0;
-  }
-
   /** Replaces the whole view: the node object, then the remaining members in order. */
   write(nodeJson: string, rest: readonly string[]): void {
     let size = 10 + Buffer.byteLength(nodeJson);

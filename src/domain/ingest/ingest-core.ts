@@ -1,10 +1,11 @@
 import { AppError } from '../../errors/app-error.js';
 import type { NodeReport } from '../../protocol/node-report.js';
-import type { MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
-import { renderBodyJson, type RenderFacts, type SidePayloads } from '../front/render.js';
+import type { BatchCommitter, MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
+import { bodyJson, renderBody, type RenderFacts, type SidePayloads } from '../front/render.js';
 import { runtimeView, type RuntimeView } from '../front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../front/side-views.js';
 import { historySample } from './history-sample.js';
+import { bodyReadings, ifaceCounters, type ReportDigest } from './report-digest.js';
 import { validateMetricsReport } from './validate-metrics.js';
 
 /** One metrics request as it arrived: the body is still raw bytes. */
@@ -35,6 +36,8 @@ export type CoreResult =
       outcome: MetricsWriteOutcome;
       version: string;
       view: ReportView;
+      /** What the accepted-report listeners read, so they parse nothing. */
+      digest: ReportDigest;
     };
 
 /**
@@ -49,18 +52,11 @@ export interface ReportProcessor {
   process(report: RawReport): Promise<CoreResult>;
 }
 
-/** Stores a batch in one durable transaction; outcomes in input order. */
-export interface BatchCommitter {
-  commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
-  /** Distinct devices one node may have (outcome device_limit beyond it). */
-  readonly maxDevicesPerNode?: number;
-}
-
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 type Prepared =
   | { ok: false; result: CoreResult }
-  | { ok: true; write: MetricsWrite; version: string; view: ReportView };
+  | { ok: true; write: MetricsWrite; version: string; view: ReportView; digest: ReportDigest };
 
 /**
  * The CPU-heavy part of POST /api/node/metrics, kept free of HTTP so it can run next to the
@@ -97,12 +93,7 @@ export class IngestCore {
       try {
         outcomes = this.committer.commitBatch(writes);
       } catch (err) {
-        failure = {
-          ok: false,
-          code: 'service_unavailable',
-          message: 'the report could not be stored',
-          detail: err instanceof Error ? err.message : String(err),
-        };
+        failure = notStored(err instanceof Error ? err.message : String(err));
       }
     }
     let next = 0;
@@ -112,7 +103,7 @@ export class IngestCore {
       if (failure) return failure;
       if (outcome === 'expired') return expired();
       if (outcome === 'device_limit') return deviceLimit(this.committer.maxDevicesPerNode);
-      return { ok: true, outcome, version: p.version, view: p.view };
+      return { ok: true, outcome, version: p.version, view: p.view, digest: p.digest };
     });
   }
 
@@ -123,9 +114,11 @@ export class IngestCore {
       const report = validateMetricsReport(body);
       const m = report.metrics;
       const runtime = runtimeView(m, r.receivedAt, report.reportedAt, body.timestamp ?? '');
+      const smart = smartView(m.disk?.smart);
+      const thermal = thermalView(m.thermal);
       const side: SidePayloads = {
-        smartJson: json(smartView(m.disk?.smart)),
-        thermalJson: json(thermalView(m.thermal)),
+        smartJson: json(smart),
+        thermalJson: json(thermal),
         pressureJson: json(pressureView(m.pressure)),
       };
       const sample = historySample(m);
@@ -141,10 +134,16 @@ export class IngestCore {
       // Rendering here, beside the decode, spares the HTTP thread both the rendering and the
       // copy of the runtime object across threads: a string crosses instead.
       const facts = this.facts.get(r.nodeId);
-      const view: ReportView = facts
-        ? { bodyJson: renderBodyJson(facts, runtime, side, this.staleAfterSec) }
-        : { runtime, side };
-      return { ok: true, write, version: report.version, view };
+      const digest: ReportDigest = { counters: ifaceCounters(m) };
+      let view: ReportView;
+      if (facts) {
+        const body = renderBody(facts, runtime, this.staleAfterSec);
+        view = { bodyJson: bodyJson(body, side) };
+        digest.readings = bodyReadings(body, smart, thermal);
+      } else {
+        view = { runtime, side };
+      }
+      return { ok: true, write, version: report.version, view, digest };
     } catch (err) {
       if (
         err instanceof AppError &&
@@ -155,15 +154,23 @@ export class IngestCore {
       // A defect, not the sender's fault: answer 503 and keep the cause for the log.
       return {
         ok: false,
-        result: {
-          ok: false,
-          code: 'service_unavailable',
-          message: 'the report could not be stored',
-          detail: err instanceof Error ? (err.stack ?? err.message) : String(err),
-        },
+        result: notStored(err instanceof Error ? (err.stack ?? err.message) : String(err)),
       };
     }
   }
+}
+
+/**
+ * The one failure answer for a report Dash could not store for reasons of its own (503): a
+ * commit or WAL sync that failed, a worker that died, a defect. The detail is for the log only.
+ */
+export function notStored(detail: string): CoreResult {
+  return {
+    ok: false,
+    code: 'service_unavailable',
+    message: 'the report could not be stored',
+    detail,
+  };
 }
 
 function deviceLimit(max: number | undefined): CoreResult {

@@ -1,12 +1,13 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
+import type { NodeView } from '../../protocol/front-view.js';
 import type { Logger } from '../../platform/logger.js';
 import type { FrontState } from '../front/front-state.js';
 import type { UpdateManifest, UpdateOffers } from '../nodes/update-offers.js';
 import type { ReportProcessor } from './ingest-core.js';
 import type { ReportEvents } from './report-events.js';
 import type { IngestObserver } from './ingest-observer.js';
-import { validateMetricsReport, type ValidatedReport } from './validate-metrics.js';
+import { alertReadings } from '../alerts/readings.js';
 
 /** Spec §4.4 rule 2: a report must be persisted within 5 s of receipt, or not at all. */
 export const METRICS_PERSIST_BUDGET_MS = 5000;
@@ -69,11 +70,10 @@ export class MetricsIngest {
       meta = await this.d.front.ensureNode(r.nodeId);
     } catch (err) {
       this.d.log.error({ err, nodeId: r.nodeId }, 'node record could not be read');
-      throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+      throw notStored(err);
     }
     if (!meta) throw new AppError('unauthorized', 'the node no longer exists');
-    // Listeners may ask for the report later, from the body: keep it only for them. The event
-    // goes to listeners subscribed when the report arrived (subscribers start with Dash).
+    // The event goes to listeners subscribed when the report arrived (they start with Dash).
     const listened = this.d.events.hasListeners;
     const res = await this.d.processor
       .process({
@@ -82,11 +82,11 @@ export class MetricsIngest {
         deadline,
         body: r.body,
         ip: r.ip,
-        bodyDisposable: !listened && r.bodyDisposable === true,
+        bodyDisposable: r.bodyDisposable === true,
       })
       .catch((err: unknown) => {
         this.d.log.error({ err, nodeId: r.nodeId }, 'metrics report could not be processed');
-        throw new AppError('service_unavailable', 'the report could not be stored', { cause: err });
+        throw notStored(err);
       });
     if (!res.ok) {
       if (res.detail) this.d.log.error({ nodeId: r.nodeId, detail: res.detail }, res.message);
@@ -99,23 +99,21 @@ export class MetricsIngest {
       ('bodyJson' in view
         ? this.d.front.applyRendered(r.nodeId, r.receivedAt, view.bodyJson)
         : this.d.front.apply(r.nodeId, view.runtime, view.side));
-    // No listener (the usual case today): no event object and closures per report.
+    // Listeners get what the ingest thread took from the report beside its decode: no parse
+    // here. Without a listener, no event object and closures per report.
     if (applied && listened) {
       const front = this.d.front;
-      let report: ValidatedReport | undefined;
-      const body = r.body;
+      const nodeId = r.nodeId;
       this.d.events.emitAccepted(
         {
-          nodeId: r.nodeId,
+          nodeId,
           receivedAt: r.receivedAt,
-          // Parsed again only if a listener asks; the body was fully checked already.
-          report: () =>
-            (report ??= validateMetricsReport(
-              JSON.parse(Buffer.from(body ?? []).toString('utf8')) as never,
-            )),
-          view: () => front.view(r.nodeId),
+          counters: res.digest.counters,
+          // Rendered here rather than beside the decode (rare): read from the installed view.
+          readings: res.digest.readings ?? readingsOf(front.view(nodeId)),
+          view: () => front.view(nodeId),
         },
-        (err) => this.d.log.error({ err, nodeId: r.nodeId }, 'accepted-report listener failed'),
+        (err) => this.d.log.error({ err, nodeId }, 'accepted-report listener failed'),
       );
     }
     return { update: await this.manifest(r.nodeId, res.version) };
@@ -129,6 +127,12 @@ export class MetricsIngest {
       return null;
     }
   }
+}
+
+const readingsOf = (view: NodeView | undefined) => (view ? alertReadings(view) : undefined);
+
+function notStored(cause: unknown): AppError {
+  return new AppError('service_unavailable', 'the report could not be stored', { cause });
 }
 
 function expired(): AppError {

@@ -1,14 +1,17 @@
 import type { NodeView } from '../../protocol/front-view.js';
-import type { ValidatedReport } from './validate-metrics.js';
+import type { AlertReadings } from '../alerts/readings.js';
+import type { IfaceCounters } from './report-digest.js';
 
 /** A metrics report that became its node's current projection. */
 export interface AcceptedReport {
   nodeId: number;
   /** Server receive time (epoch ms): the order that decides the current projection. */
   receivedAt: number;
-  /** The validated report (decoded on first call). */
-  report(): ValidatedReport;
-  /** The node's front view after this report (built on first call). */
+  /** Interface counters as reported, decoded beside the report (null: the report lacks it). */
+  counters: readonly IfaceCounters[];
+  /** What alert rules read of the report (undefined: no view). */
+  readings: AlertReadings | undefined;
+  /** The node's front view after this report, parsed on each call: not for the ingest path. */
   view(): NodeView | undefined;
 }
 

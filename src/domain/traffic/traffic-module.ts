@@ -5,7 +5,7 @@ import type { AcceptedReport, ReportEvents } from '../ingest/report-events.js';
 import type { NodeEvents } from '../nodes/node-events.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
 import { TrafficAdjustments } from './adjustments.js';
-import { TrafficCollector } from './collector.js';
+import { TrafficCollector, type QueuedReport } from './collector.js';
 import { NodeCycles } from './node-cycles.js';
 import { TrafficReads } from './reads.js';
 import { TrafficRebuild } from './rebuild.js';
@@ -24,10 +24,17 @@ export interface Traffic {
   maintain(now: number): Promise<void>;
 }
 
-/** The interfaces of an accepted report, taken from its front view (no second body parse). */
-function countersOf(event: AcceptedReport) {
-  const list = event.view()?.network.by_interface ?? [];
-  return list.map((i) => ({ name: i.name, rx: i.bytes_recv, tx: i.bytes_sent }));
+/**
+ * The interfaces of an accepted report with both counters known (decoded beside the report, no
+ * parse here). One the report lacks is unknown, not 0: the interface skips this sample, so the
+ * next complete one pairs with the last complete one instead of looking like a counter reset.
+ */
+function countersOf(event: AcceptedReport): QueuedReport['ifaces'] {
+  const out: QueuedReport['ifaces'] = [];
+  for (const c of event.counters) {
+    if (c.rx !== null && c.tx !== null) out.push({ name: c.name, rx: c.rx, tx: c.tx });
+  }
+  return out;
 }
 
 /** Builds traffic accounting and hooks it to accepted reports and node changes. */

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.js';
 import { parseRfc3339 } from '../../platform/rfc3339.js';
 import { rfc3339 } from '../../platform/time-format.js';
-import type { AlertEventRow, AlertRuleRow } from '../../store/ports.js';
+import type { SilenceView } from '../../domain/alerts/service.js';
+import type { AlertEventRow, AlertRuleRow, AlertWhy } from '../../store/ports.js';
 
 /** Any JSON object; alert bodies are validated field by field in the domain (invalid_fields). */
 export const LooseBody = Type.Record(Type.String(), Type.Unknown());
@@ -18,6 +19,9 @@ export const RuleItem = Type.Object({
   cooldown_min: Type.Integer(),
   threshold_mode: Type.String(),
   threshold_offset: Type.Number(),
+  clear_threshold: Type.Union([Type.Number(), Type.Null()]),
+  repeat_interval_min: Type.Integer(),
+  repeat_max: Type.Union([Type.Integer(), Type.Null()]),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -34,6 +38,9 @@ export function presentRule(r: AlertRuleRow) {
     cooldown_min: r.cooldownMin,
     threshold_mode: r.thresholdMode,
     threshold_offset: r.thresholdOffset,
+    clear_threshold: r.clearThreshold,
+    repeat_interval_min: r.repeatIntervalMin,
+    repeat_max: r.repeatMax,
     created_at: rfc3339(r.createdAt),
     updated_at: rfc3339(r.updatedAt),
   };
@@ -58,6 +65,24 @@ export const EventItem = Type.Object({
   close_reason: Type.Optional(Type.String()),
   title: Type.Optional(Type.String()),
   message: Type.Optional(Type.String()),
+  why: Type.Optional(
+    Type.Object({
+      from: Type.String(),
+      to: Type.String(),
+      duration_sec: Type.Integer(),
+      operator: Type.String(),
+      threshold: Type.Number(),
+      clear_threshold: Type.Optional(Type.Number()),
+      values: Type.Array(Type.Number()),
+      samples: Type.Integer(),
+      min: Type.Number(),
+      max: Type.Number(),
+    }),
+  ),
+  acked_at: Type.Optional(Type.String()),
+  silenced: Type.Boolean(),
+  flapping: Type.Boolean(),
+  repeat_count: Type.Integer(),
 });
 
 /** An alert record (spec §2.9); absent optional values are omitted, never null. */
@@ -81,6 +106,51 @@ export function presentEvent(e: AlertEventRow) {
     ...(e.closeReason !== null ? { close_reason: e.closeReason } : {}),
     ...(e.title !== null ? { title: e.title } : {}),
     ...(e.message !== null ? { message: e.message } : {}),
+    ...(e.why !== null ? { why: presentWhy(e.why) } : {}),
+    ...(e.ackedAt !== null ? { acked_at: rfc3339(e.ackedAt) } : {}),
+    silenced: e.silenced,
+    flapping: e.flapping,
+    repeat_count: e.repeatCount,
+  };
+}
+
+/** "Why it fired": the window (RFC 3339) and the values that crossed the threshold. */
+function presentWhy(w: AlertWhy) {
+  return {
+    from: rfc3339(w.from),
+    to: rfc3339(w.to),
+    duration_sec: w.durationSec,
+    operator: w.operator,
+    threshold: w.threshold,
+    ...(w.clearThreshold !== undefined ? { clear_threshold: w.clearThreshold } : {}),
+    values: w.values,
+    samples: w.samples,
+    min: w.min,
+    max: w.max,
+  };
+}
+
+export const SilenceItem = Type.Object({
+  id: Type.Integer(),
+  scope: Type.String(),
+  target_id: Type.Integer(),
+  target_name: Type.Optional(Type.String()),
+  ends_at: Type.String(),
+  note: Type.String(),
+  active: Type.Boolean(),
+  created_at: Type.String(),
+});
+
+export function presentSilence(s: SilenceView) {
+  return {
+    id: s.id,
+    scope: s.scope,
+    target_id: s.targetId,
+    ...(s.targetName !== null ? { target_name: s.targetName } : {}),
+    ends_at: rfc3339(s.endsAt),
+    note: s.note,
+    active: s.active,
+    created_at: rfc3339(s.createdAt),
   };
 }
 

@@ -7,6 +7,12 @@ import { fileStreamFor } from './file-stream.js';
 import { clientAddressKey } from '../../domain/auth/client-network.js';
 import { nodeAuthThrottle } from '../plugins/node-guard.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<
+  AppDeps,
+  'agentAssets' | 'config' | 'downloadGrants' | 'nodeAuthLimiter' | 'nodeSecrets' | 'versions'
+>;
+
 const SCRIPTS: ReadonlyArray<[string, AgentPlatform]> = [
   ['/deploy/linux/install.sh', 'linux'],
   ['/deploy/macos/install.sh', 'macos'],
@@ -32,7 +38,7 @@ function single(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function authorised(deps: AppDeps, req: FastifyRequest, assetPath: string): boolean {
+function authorised(deps: Deps, req: FastifyRequest, assetPath: string): boolean {
   const secret = single(req.headers['x-node-secret']);
   if (secret !== undefined && secret !== '') {
     if (deps.nodeSecrets.lookup(secret) !== undefined) return true;
@@ -52,7 +58,7 @@ function acceptsGzip(req: FastifyRequest): boolean {
   });
 }
 
-async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyReply) {
+async function serveAsset(deps: Deps, req: FastifyRequest, reply: FastifyReply) {
   void reply
     .header('cache-control', 'private, no-store')
     .header('vary', 'X-Node-Secret, Accept-Encoding');
@@ -91,7 +97,7 @@ async function serveAsset(deps: AppDeps, req: FastifyRequest, reply: FastifyRepl
  * builds and other files of $DASH_HOME/deploy, only for a live node's X-Node-Secret or an
  * upgrade_token granted for exactly that file.
  */
-export function registerDeployRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerDeployRoutes(app: FastifyInstance, deps: Deps): void {
   for (const [url, platform] of SCRIPTS) {
     app.route({
       method: ['GET', 'HEAD'],

@@ -3,6 +3,9 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'themes'>;
+
 const PREVIEW_RE = /^\/theme\/preview\/([^/?#]+)\.png(?:\?.*)?$/;
 
 function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
@@ -22,7 +25,7 @@ async function answer(
   }
 }
 
-async function sendPreview(deps: AppDeps, req: FastifyRequest, reply: FastifyReply) {
+async function sendPreview(deps: Deps, req: FastifyRequest, reply: FastifyReply) {
   void reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
   const id = PREVIEW_RE.exec(req.url)?.[1];
   const path = id ? await deps.themes.previewPath(id) : null;
@@ -40,7 +43,7 @@ async function sendPreview(deps: AppDeps, req: FastifyRequest, reply: FastifyRep
  * Dash's own look, so the page's stylesheet link always succeeds), its manifest, and previews.
  * Registered as routes so the SPA fallback never answers a /theme path with index.html.
  */
-export function registerThemeRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerThemeRoutes(app: FastifyInstance, deps: Deps): void {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/theme/active.css',

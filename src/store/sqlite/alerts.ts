@@ -1,99 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type {
-  AlertEventRow,
-  AlertRuleRow,
-  AlertRuleWrite,
-  AlertsRepo,
-  AlertTransitionWrite,
-} from '../ports.js';
-
-interface RuleDbRow {
-  id: number;
-  name: string;
-  enabled: number;
-  metric: string;
-  operator: string;
-  threshold: number;
-  duration_sec: number;
-  cooldown_min: number;
-  threshold_mode: string;
-  threshold_offset: number;
-  generation: number;
-  generation_at: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface EventDbRow {
-  id: number;
-  rule_id: number;
-  rule_generation: number;
-  rule_name: string;
-  node_id: number;
-  node_name: string;
-  node_hostname: string;
-  node_ip: string | null;
-  status: 'open' | 'closed';
-  metric: string;
-  first_trigger_at: number;
-  last_trigger_at: number;
-  closed_at: number | null;
-  current_value: number | null;
-  effective_threshold: number | null;
-  close_reason: string | null;
-  title: string | null;
-  message: string | null;
-}
-
-const RULE_COLUMNS: Record<keyof AlertRuleWrite, string> = {
-  name: 'name',
-  enabled: 'enabled',
-  metric: 'metric',
-  operator: 'operator',
-  threshold: 'threshold',
-  durationSec: 'duration_sec',
-  cooldownMin: 'cooldown_min',
-  thresholdMode: 'threshold_mode',
-  thresholdOffset: 'threshold_offset',
-};
-
-const toRule = (r: RuleDbRow): AlertRuleRow => ({
-  id: r.id,
-  name: r.name,
-  enabled: r.enabled === 1,
-  metric: r.metric,
-  operator: r.operator,
-  threshold: r.threshold,
-  durationSec: r.duration_sec,
-  cooldownMin: r.cooldown_min,
-  thresholdMode: r.threshold_mode,
-  thresholdOffset: r.threshold_offset,
-  generation: r.generation,
-  generationAt: r.generation_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const toEvent = (r: EventDbRow): AlertEventRow => ({
-  id: r.id,
-  ruleId: r.rule_id,
-  ruleGeneration: r.rule_generation,
-  ruleName: r.rule_name,
-  nodeId: r.node_id,
-  nodeName: r.node_name,
-  nodeHostname: r.node_hostname,
-  nodeIp: r.node_ip,
-  status: r.status,
-  metric: r.metric,
-  firstTriggerAt: r.first_trigger_at,
-  lastTriggerAt: r.last_trigger_at,
-  closedAt: r.closed_at,
-  currentValue: r.current_value,
-  effectiveThreshold: r.effective_threshold,
-  closeReason: r.close_reason,
-  title: r.title,
-  message: r.message,
-});
+import type { AlertRuleWrite, AlertsRepo, AlertTransitionWrite } from '../ports.js';
+import { sqliteAlertSilences } from './alert-silences.js';
+import { RULE_COLUMNS, toEvent, toRule, type EventDbRow, type RuleDbRow } from './alert-rows.js';
 
 const EVENT_SELECT = `SELECT e.*, n.name AS node_name, n.hostname AS node_hostname, n.ip AS node_ip
   FROM alert_events e JOIN nodes n ON n.id = e.node_id AND n.deleted_at IS NULL`;
@@ -105,8 +13,9 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
   );
   const insertRule = db.prepare(
     `INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec, cooldown_min,
-       threshold_mode, threshold_offset, generation, generation_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+       threshold_mode, threshold_offset, clear_threshold, repeat_interval_min, repeat_max,
+       generation, generation_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
   );
   const deleteRule = db.prepare(
     'UPDATE alert_rules SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL',
@@ -121,12 +30,25 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
   );
   const getSettings = db.prepare<
     [],
-    { enabled: number; channel_ids: string; created_at: number; updated_at: number }
-  >('SELECT enabled, channel_ids, created_at, updated_at FROM alert_settings WHERE id = 1');
+    {
+      enabled: number;
+      channel_ids: string;
+      repeat_max: number;
+      flap_threshold: number;
+      flap_window_min: number;
+      created_at: number;
+      updated_at: number;
+    }
+  >(
+    `SELECT enabled, channel_ids, repeat_max, flap_threshold, flap_window_min, created_at, updated_at
+     FROM alert_settings WHERE id = 1`,
+  );
   const putSettings = db.prepare(
-    `INSERT INTO alert_settings (id, enabled, channel_ids, created_at, updated_at) VALUES (1, ?, ?, ?, ?)
+    `INSERT INTO alert_settings (id, enabled, channel_ids, repeat_max, flap_threshold, flap_window_min,
+       created_at, updated_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET enabled = excluded.enabled, channel_ids = excluded.channel_ids,
-       updated_at = excluded.updated_at`,
+       repeat_max = excluded.repeat_max, flap_threshold = excluded.flap_threshold,
+       flap_window_min = excluded.flap_window_min, updated_at = excluded.updated_at`,
   );
   const nodes = db.prepare<
     [],
@@ -139,27 +61,52 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
   );
   const openKeys = db.prepare<
     [],
-    { node_id: number; rule_id: number; rule_generation: number; last_trigger_at: number }
+    {
+      node_id: number;
+      rule_id: number;
+      rule_generation: number;
+      first_trigger_at: number;
+      last_trigger_at: number;
+      notified: number;
+      silenced: number;
+      flapping: number;
+      acked_at: number | null;
+      repeat_count: number;
+      last_notified_at: number | null;
+    }
   >(
-    `SELECT node_id, rule_id, rule_generation, last_trigger_at FROM alert_events WHERE status = 'open'`,
+    `SELECT node_id, rule_id, rule_generation, first_trigger_at, last_trigger_at, silenced, flapping,
+       acked_at, repeat_count, last_notified_at,
+       EXISTS (SELECT 1 FROM alert_transitions t WHERE t.event_id = e.id AND t.transition = 'opened')
+         AS notified
+     FROM alert_events e WHERE status = 'open'`,
   );
   const insertEvent = db.prepare(
     `INSERT INTO alert_events (rule_id, rule_generation, rule_name, node_id, metric, status,
-       first_trigger_at, last_trigger_at, current_value, effective_threshold, title, message)
-     VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?)`,
+       first_trigger_at, last_trigger_at, current_value, effective_threshold, title, message, why,
+       silenced, flapping, last_notified_at)
+     VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const notifiedEvent = db.prepare<[number, number, number, number], { id: number }>(
+    `UPDATE alert_events SET last_notified_at = ?, repeat_count = max(repeat_count, ?)
+     WHERE node_id = ? AND rule_id = ? AND status = 'open' RETURNING id`,
   );
   const refreshEvent = db.prepare(
     `UPDATE alert_events SET last_trigger_at = ?, current_value = ?
      WHERE node_id = ? AND rule_id = ? AND status = 'open'`,
   );
-  const closeEvent = db.prepare<[number, string, number | null, number, number], { id: number }>(
+  const closeEvent = db.prepare<
+    [number, string, number | null, number, number, number, number],
+    { id: number }
+  >(
     `UPDATE alert_events SET status = 'closed', closed_at = ?, close_reason = ?,
-       current_value = coalesce(?, current_value)
+       current_value = coalesce(?, current_value), silenced = max(silenced, ?),
+       flapping = max(flapping, ?)
      WHERE node_id = ? AND rule_id = ? AND status = 'open' RETURNING id`,
   );
   const insertTransition = db.prepare(
-    `INSERT INTO alert_transitions (event_id, transition, close_reason, created_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
+    `INSERT INTO alert_transitions (event_id, transition, seq, close_reason, created_at)
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
   const openRows = db.prepare<[], EventDbRow>(
     `${EVENT_SELECT} WHERE e.status = 'open' ORDER BY e.last_trigger_at DESC, e.id DESC`,
@@ -182,11 +129,28 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
           w.threshold,
           w.title,
           w.message,
+          JSON.stringify(w.why),
+          w.silenced ? 1 : 0,
+          w.flapping ? 1 : 0,
+          w.notify ? w.at : null,
         );
-        if (w.notify) insertTransition.run(res.lastInsertRowid, 'opened', null, w.at);
+        if (w.notify) insertTransition.run(res.lastInsertRowid, 'opened', 0, null, w.at);
+      } else if (w.kind === 'repeat' || w.kind === 'notify_open') {
+        const seq = w.kind === 'repeat' ? w.seq : 0;
+        const row = notifiedEvent.get(w.at, seq, w.nodeId, w.ruleId);
+        if (row)
+          insertTransition.run(row.id, w.kind === 'repeat' ? 'repeat' : 'opened', seq, null, w.at);
       } else {
-        const row = closeEvent.get(w.at, w.reason, w.value ?? null, w.nodeId, w.ruleId);
-        if (row && w.notify) insertTransition.run(row.id, 'closed', w.reason, w.at);
+        const row = closeEvent.get(
+          w.at,
+          w.reason,
+          w.value ?? null,
+          w.silenced ? 1 : 0,
+          w.flapping ? 1 : 0,
+          w.nodeId,
+          w.ruleId,
+        );
+        if (row && w.notify) insertTransition.run(row.id, 'closed', 0, w.reason, w.at);
       }
     }
   });
@@ -196,6 +160,7 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
   });
 
   return {
+    ...sqliteAlertSilences(db),
     async rules() {
       return listRules.all().map(toRule);
     },
@@ -210,6 +175,9 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
         r.cooldownMin,
         r.thresholdMode,
         r.thresholdOffset,
+        r.clearThreshold,
+        r.repeatIntervalMin,
+        r.repeatMax,
         now,
         now,
         now,
@@ -218,7 +186,7 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
     },
     async updateRule(id, changes, newGeneration, now) {
       const sets: string[] = ['updated_at = ?'];
-      const args: Array<number | string> = [now];
+      const args: Array<number | string | null> = [now];
       for (const [key, col] of Object.entries(RULE_COLUMNS) as Array<
         [keyof AlertRuleWrite, string]
       >) {
@@ -257,12 +225,23 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
       return {
         enabled: row.enabled === 1,
         channelIds: JSON.parse(row.channel_ids) as number[],
+        repeatMax: row.repeat_max,
+        flapThreshold: row.flap_threshold,
+        flapWindowMin: row.flap_window_min,
         createdAt: row.created_at,
         updatedAt: row.updated_at,
       };
     },
-    async putSettings(enabled, channelIds, now) {
-      putSettings.run(enabled ? 1 : 0, JSON.stringify(channelIds), now, now);
+    async putSettings(w, now) {
+      putSettings.run(
+        w.enabled ? 1 : 0,
+        JSON.stringify(w.channelIds),
+        w.repeatMax,
+        w.flapThreshold,
+        w.flapWindowMin,
+        now,
+        now,
+      );
     },
     async nodes() {
       return nodes.all().map((n) => ({
@@ -283,7 +262,14 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
         nodeId: e.node_id,
         ruleId: e.rule_id,
         generation: e.rule_generation,
+        firstTriggerAt: e.first_trigger_at,
         lastTriggerAt: e.last_trigger_at,
+        notified: e.notified === 1,
+        silenced: e.silenced === 1,
+        flapping: e.flapping === 1,
+        ackedAt: e.acked_at,
+        repeatCount: e.repeat_count,
+        lastNotifiedAt: e.last_notified_at,
       }));
     },
     async applyTransitions(writes) {

@@ -1,46 +1,20 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
   ChannelBacklog,
-  ChannelRow,
   ChannelsRepo,
   ChannelWrite,
   DeliveryOutcome,
   OutboxItem,
-  OutboxState,
   PendingTransition,
 } from '../ports.js';
-
-interface ChannelDbRow {
-  id: number;
-  name: string;
-  type: string;
-  config_sealed: string;
-  enabled: number;
-  revision: number;
-  created_at: number;
-  updated_at: number;
-  last_success_at: number | null;
-  last_failure_at: number | null;
-  consecutive_failures: number;
-  last_error_code: string | null;
-  last_error: string | null;
-}
-
-const toChannel = (r: ChannelDbRow): ChannelRow => ({
-  id: r.id,
-  name: r.name,
-  type: r.type,
-  sealedConfig: r.config_sealed,
-  enabled: r.enabled === 1,
-  revision: r.revision,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  lastSuccessAt: r.last_success_at,
-  lastFailureAt: r.last_failure_at,
-  consecutiveFailures: r.consecutive_failures,
-  lastErrorCode: r.last_error_code,
-  lastError: r.last_error,
-});
+import { transitionKey } from '../channel-ports.js';
+import {
+  toChannel,
+  toTransition,
+  type ChannelDbRow,
+  type ItemDbRow,
+  type PendingTransitionDb,
+} from './channel-rows.js';
 
 const UNSENT = `state IN ('pending', 'sending', 'retry', 'blocked', 'paused')`;
 
@@ -104,7 +78,8 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
     'SELECT COUNT(*) AS n FROM notify_channels WHERE id IN (SELECT value FROM json_each(?))',
   );
   const pendingTransitions = db.prepare<[number], PendingTransitionDb>(
-    `SELECT t.id, t.event_id, t.transition, t.close_reason, t.created_at, e.rule_id, e.rule_name,
+    `SELECT t.id, t.event_id, t.transition, t.seq, t.close_reason, t.created_at, e.flapping,
+       e.rule_id, e.rule_name,
        e.node_id, COALESCE(n.name, '#' || e.node_id) AS node_name, e.metric, e.current_value,
        e.effective_threshold, e.message AS why
      FROM alert_transitions t JOIN alert_events e ON e.id = t.event_id
@@ -115,6 +90,15 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
   const insertItem = db.prepare(
     `INSERT OR IGNORE INTO notify_outbox (channel_id, dedupe_key, payload, state, next_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const windowEnd = db.prepare<[number, number], { end: number | null }>(
+    `SELECT MAX(next_at) AS end FROM notify_outbox
+     WHERE channel_id = ? AND state = 'pending' AND next_at > ?`,
+  );
+  const moreDue = db.prepare<[number, number, number], ItemDbRow>(
+    `SELECT id, channel_id, dedupe_key, payload, state, attempts, probes FROM notify_outbox
+     WHERE channel_id = ? AND state IN ('pending', 'retry') AND next_at <= ?
+     ORDER BY id LIMIT ?`,
   );
   const nextDue = db.prepare<[number, number], ItemDbRow>(
     `SELECT id, channel_id, dedupe_key, payload, state, attempts, probes FROM notify_outbox
@@ -191,7 +175,12 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
     return true;
   });
   const applyFanOut = db.transaction(
-    (now: number, compose: (t: PendingTransition) => string, limit: number): number => {
+    (
+      now: number,
+      compose: (t: PendingTransition) => string,
+      limit: number,
+      digestMs: (channelId: number) => number,
+    ): number => {
       const rows = pendingTransitions.all(limit);
       if (rows.length === 0) return 0;
       const row = settingsRow.get();
@@ -204,12 +193,14 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
         const t = toTransition(r);
         const payload = compose(t);
         for (const c of channels) {
+          const digest = c.enabled === 1 ? digestMs(c.id) : 0;
+          const due = digest > 0 ? (windowEnd.get(c.id, now)?.end ?? now + digest) : now;
           insertItem.run(
             c.id,
-            `alert:${t.eventId}:${t.transition}:${c.id}`,
+            `${transitionKey(t)}:${c.id}`,
             payload,
             c.enabled === 1 ? 'pending' : 'paused',
-            now,
+            due,
             now,
           );
         }
@@ -218,20 +209,28 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
       return rows.length;
     },
   );
+  const toItem = (row: ItemDbRow): OutboxItem => ({
+    id: row.id,
+    channelId: row.channel_id,
+    dedupeKey: row.dedupe_key,
+    payload: row.payload,
+    leasedFrom: row.state,
+    attempts: row.attempts,
+    probes: row.probes,
+  });
   const applyLease = db.transaction((now: number, until: number): OutboxItem | undefined => {
     const row = nextDue.get(now, now);
     if (row === undefined) return undefined;
     leaseItem.run(until, row.id);
-    return {
-      id: row.id,
-      channelId: row.channel_id,
-      dedupeKey: row.dedupe_key,
-      payload: row.payload,
-      leasedFrom: row.state,
-      attempts: row.attempts,
-      probes: row.probes,
-    };
+    return toItem(row);
   });
+  const applyLeaseMore = db.transaction(
+    (channelId: number, now: number, until: number, limit: number): OutboxItem[] =>
+      moreDue.all(channelId, now, limit).map((row) => {
+        leaseItem.run(until, row.id);
+        return toItem(row);
+      }),
+  );
   const health = (
     channelId: number,
     revision: number,
@@ -243,8 +242,22 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
     if (ok) healthOk.run(now, channelId, revision);
     else healthFail.run(now, code, error, channelId, revision);
   };
+  /** The item-level part of an outcome, for items that shared a digest message. */
+  const completeOnly = (item: OutboxItem, o: DeliveryOutcome, now: number): void => {
+    if (o.kind === 'sent') finishItem.run('sent', now, null, item.id);
+    else if (o.kind === 'retry') retryItem.run(o.nextAt, o.code, item.id);
+    else if (o.kind === 'blocked') blockItem.run(0, o.nextAt, o.code, item.id);
+    else finishItem.run('discarded', now, o.code, item.id);
+  };
   const applyComplete = db.transaction(
-    (item: OutboxItem, revision: number, o: DeliveryOutcome, now: number): void => {
+    (
+      item: OutboxItem,
+      revision: number,
+      o: DeliveryOutcome,
+      now: number,
+      also: readonly OutboxItem[],
+    ): void => {
+      for (const other of also) completeOnly(other, o, now);
       switch (o.kind) {
         case 'sent':
           if (finishItem.run('sent', now, null, item.id).changes === 0) return;
@@ -329,59 +342,20 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
       if (unique.length === 0) return true;
       return countIds.get(JSON.stringify(unique))?.n === unique.length;
     },
-    async fanOut(now, compose, limit) {
-      return applyFanOut(now, compose, limit);
+    async fanOut(now, compose, limit, digestMs = () => 0) {
+      return applyFanOut(now, compose, limit, digestMs);
     },
     async lease(now, until) {
       return applyLease(now, until);
     },
-    async complete(item, revision, outcome, now) {
-      applyComplete(item, revision, outcome, now);
+    async leaseMore(channelId, now, until, limit) {
+      return applyLeaseMore(channelId, now, until, limit);
+    },
+    async complete(item, revision, outcome, now, also = []) {
+      applyComplete(item, revision, outcome, now, also);
     },
     async recordTest(id, revision, result, now) {
       applyTest(id, revision, result, now);
     },
   };
 }
-
-interface ItemDbRow {
-  id: number;
-  channel_id: number;
-  dedupe_key: string;
-  payload: string;
-  state: OutboxState;
-  attempts: number;
-  probes: number;
-}
-
-interface PendingTransitionDb {
-  id: number;
-  event_id: number;
-  transition: 'opened' | 'closed';
-  close_reason: string | null;
-  created_at: number;
-  rule_id: number;
-  rule_name: string;
-  node_id: number;
-  node_name: string;
-  metric: string;
-  current_value: number | null;
-  effective_threshold: number | null;
-  why: string | null;
-}
-
-const toTransition = (r: PendingTransitionDb): PendingTransition => ({
-  id: r.id,
-  eventId: r.event_id,
-  transition: r.transition,
-  closeReason: r.close_reason,
-  createdAt: r.created_at,
-  ruleId: r.rule_id,
-  ruleName: r.rule_name,
-  nodeId: r.node_id,
-  nodeName: r.node_name,
-  metric: r.metric,
-  currentValue: r.current_value,
-  effectiveThreshold: r.effective_threshold,
-  why: r.why,
-});

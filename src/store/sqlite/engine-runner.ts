@@ -1,5 +1,5 @@
-import type { BatchCommitter } from '../../domain/ingest/ingest-core.js';
 import type {
+  BatchCommitter,
   MetricsWrite,
   MetricsWriteOutcome,
   RetentionRunResult,

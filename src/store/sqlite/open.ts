@@ -1,5 +1,3 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
@@ -14,6 +12,7 @@ import { sqliteTrafficAdjustmentsRepo } from './traffic-adjustments.js';
 import { sqliteAlertsRepo } from './alerts.js';
 import { sqliteChannelsRepo } from './channels.js';
 import { migrateSqlite } from './migrate.js';
+import { openSqliteConnection } from './connection.js';
 
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite';
@@ -23,30 +22,6 @@ export interface SqliteStore extends Store {
   readonly raw: BetterSqlite3.Database;
   readonly traffic: TrafficRepo;
   readonly trafficAdjustments: TrafficAdjustmentsRepo;
-}
-
-/**
- * Makes the database file (created if missing) readable by its owner only. SQLite gives the
- * -wal and -shm files it creates the database file's mode, so they follow.
- */
-export function ownerOnlyDatabaseFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  closeSync(openSync(path, 'a', 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-  }
-}
-
-/** A connection with Dash's pragmas, creating the file (mode 0600) and its folder when needed. */
-export function openSqliteConnection(path: string): BetterSqlite3.Database {
-  if (path !== ':memory:') ownerOnlyDatabaseFile(path);
-  const raw = new BetterSqlite3(path);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = FULL');
-  raw.pragma('foreign_keys = ON');
-  raw.pragma('busy_timeout = 5000');
-  raw.pragma('temp_store = MEMORY');
-  return raw;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AlertEvaluator, type AlertAction } from '../../../src/domain/alerts/eva
 import { BUILTIN_RULES } from '../../../src/domain/alerts/builtin-rules.js';
 import type { AlertRule } from '../../../src/domain/alerts/rule.js';
 import { cpu } from './view.js';
+import { alertReadings } from '../../../src/domain/alerts/readings.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const STALE_MS = 30_000;
@@ -42,6 +43,8 @@ const ruleArb = fc.record({
   durationSec: fc.constantFrom(0, 60, 300),
   cooldownMin: fc.constantFrom(0, 1, 5),
   threshold: fc.double({ min: 0.1, max: 0.9, noNaN: true }),
+  /** Hysteresis: none, or a clear threshold this far below the trigger threshold. */
+  clearGap: fc.option(fc.double({ min: 0, max: 0.1, noNaN: true }), { nil: null }),
 });
 
 describe('alert state machine over random report streams', () => {
@@ -60,6 +63,9 @@ describe('alert state machine over random report streams', () => {
           cooldownMin: params.cooldownMin,
           thresholdMode: 'static',
           thresholdOffset: 0,
+          clearThreshold: params.clearGap === null ? null : params.threshold - params.clearGap,
+          repeatIntervalMin: 0,
+          repeatMax: null,
           generation: 1,
           generationAt: T0,
           createdAt: T0,
@@ -102,11 +108,15 @@ describe('alert state machine over random report streams', () => {
             now += s.advance;
             const prev = lastReceived.get(s.node);
             const at = s.late && prev !== undefined ? prev - 1 : now;
-            apply(ev.observe(s.node, at, cpu(s.value), now));
+            const wasOpen = open.has(`${s.node}:1`);
+            apply(ev.observe(s.node, at, alertReadings(cpu(s.value)), now));
             const fresh = prev === undefined || at >= prev;
             if (fresh) lastReceived.set(s.node, at);
-            // no missed close: a fresh report under the threshold leaves nothing open for the rule
-            if (fresh && s.value <= rule.threshold) expect(open.has(`${s.node}:1`)).toBe(false);
+            // no missed close: a fresh report at or under the clear threshold leaves nothing open
+            const clear = rule.clearThreshold ?? rule.threshold;
+            if (fresh && s.value <= clear) expect(open.has(`${s.node}:1`)).toBe(false);
+            // hysteresis: a fresh report between the two thresholds never closes an open event
+            if (fresh && wasOpen && s.value > clear) expect(open.has(`${s.node}:1`)).toBe(true);
             // a fresh report means the node is online: its offline event is closed
             if (fresh && at === now) expect(open.has(`${s.node}:-1`)).toBe(false);
           }

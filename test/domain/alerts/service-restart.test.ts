@@ -5,6 +5,7 @@ import type { AcceptedReport } from '../../../src/domain/ingest/report-events.js
 import { openSqliteStore } from '../../../src/store/sqlite/open.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { cpu } from './view.js';
+import { alertReadings } from '../../../src/domain/alerts/readings.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
@@ -12,9 +13,8 @@ function report(nodeId: number, receivedAt: number, ratio: number): AcceptedRepo
   return {
     nodeId,
     receivedAt,
-    report: () => {
-      throw new Error('not needed');
-    },
+    counters: [],
+    readings: alertReadings(cpu(ratio)),
     view: () => cpu(ratio),
   };
 }

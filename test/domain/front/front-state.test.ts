@@ -235,8 +235,9 @@ describe('front list and node changes', () => {
     ]);
   });
 
-  it('gives the views as objects in list order', () => {
-    expect(front.views().map((v) => v.node.title)).toEqual(['zulu', 'alpha', 'node-1']);
+  it('gives each listed view as an object, in list order', () => {
+    const titles = front.list().map((i) => front.view(i.nodeId)?.node.title);
+    expect(titles).toEqual(['zulu', 'alpha', 'node-1']);
   });
 
   it('follows renames, reordering and deletion', async () => {

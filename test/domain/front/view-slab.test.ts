@@ -4,7 +4,7 @@ import { ViewSlab } from '../../../src/domain/front/view-slab.js';
 describe('ViewSlab', () => {
   it('assembles the view JSON from the node object and the remaining members', () => {
     const s = new ViewSlab();
-    expect(s.empty).toBe(true);
+    expect(s.text()).toBe('');
     s.write('{"id":"1","title":"é"}', ['"a":1', ',"b":[2]']);
     expect(s.text()).toBe('{"node":{"id":"1","title":"é"},"a":1,"b":[2]}');
     expect(JSON.parse(s.bytes().toString('utf8'))).toEqual({
@@ -40,7 +40,7 @@ describe('ViewSlab', () => {
   it('ignores a node swap before any view was written', () => {
     const s = new ViewSlab();
     s.replaceNode('{"title":"x"}');
-    expect(s.empty).toBe(true);
     expect(s.text()).toBe('');
+    expect(s.bytes().length).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderBodyJson, type RenderFacts } from '../../../src/domain/front/render.js';
 import { IngestCore, type CoreResult } from '../../../src/domain/ingest/ingest-core.js';
-import { nodeReportDecoder } from '../../../src/http/decode-node-report.js';
+import { nodeReportDecoder } from '../../../src/protocol/decode-node-report.js';
 import type { MetricsWrite } from '../../../src/store/ports.js';
 import { agentReport } from '../../support/agent-payloads.js';
 

@@ -18,7 +18,14 @@ describe('sessions ended by another process (dash set-password)', () => {
     const token = body!.access_token;
     expect((await listSessions(token)).statusCode).toBe(200);
     // What the CLI's revokeAll leaves in the shared database: a new user version, no sessions.
-    await t.deps.store.settings.setMany([['auth.user_version', '1']], t.clock.now());
+    // (Read first: setting the start password already bumped it.)
+    const stored = Number(
+      JSON.parse((await t.deps.store.settings.get('auth.user_version')) ?? '0'),
+    );
+    await t.deps.store.settings.setMany(
+      [['auth.user_version', JSON.stringify(stored + 1)]],
+      t.clock.now(),
+    );
     await t.deps.store.sessions.deleteAll();
     const job = authSyncJob(t.deps.auth);
     expect(job.nextRunAt(1000)).toBe(11_000);

@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { seedNode } from '../../support/seed-nodes.js';
 import { agentReport, windowsAgentReport } from '../../support/agent-payloads.js';
 import type { AcceptedReport } from '../../../src/domain/ingest/report-events.js';
+import { alertReadings } from '../../../src/domain/alerts/readings.js';
 
 let t: TestApp;
 let node: { id: number; secret: string };
@@ -286,13 +287,16 @@ describe('POST /api/node/metrics', () => {
       expect(observation?.sent_at).toBe('2020-01-01T00:00:00Z');
     });
 
-    it('fires the accepted-report event with the validated report and the new view', async () => {
+    it('fires the accepted-report event with the decoded counters, readings and the new view', async () => {
       const events: AcceptedReport[] = [];
       t.deps.reportEvents.onAccepted((e) => void events.push(e));
       await post(agentReport({ seq: 4 }));
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ nodeId: node.id, receivedAt: t.clock.now() });
-      expect(events[0]!.report().metrics.network).toHaveLength(3);
+      expect(events[0]!.counters).toHaveLength(3);
+      expect(events[0]!.readings?.values['conn.tcp']).toBe(87);
+      // Taken beside the decode: the same as reading the installed view.
+      expect(events[0]!.readings).toEqual(alertReadings(events[0]!.view()!));
       expect(events[0]!.view()?.network.by_interface?.map((i) => i.name)).toEqual([
         'eth0',
         'eth1',

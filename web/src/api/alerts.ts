@@ -19,6 +19,10 @@ export interface AlertRule {
   cooldown_min: number;
   threshold_mode: 'static' | 'core_plus';
   threshold_offset: number;
+  /** Hysteresis: an open alert closes only past this value; null = the threshold. */
+  clear_threshold: number | null;
+  repeat_interval_min: number;
+  repeat_max: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -47,6 +51,9 @@ export interface AlertMounts {
 export interface AlertSettings {
   enabled: boolean;
   channel_ids: number[];
+  repeat_max: number;
+  flap_threshold: number;
+  flap_window_min: number;
   created_at: string;
   updated_at: string;
 }
@@ -70,6 +77,38 @@ export interface AlertEvent {
   close_reason?: string;
   title?: string;
   message?: string;
+  why?: AlertWhy;
+  acked_at?: string;
+  silenced: boolean;
+  flapping: boolean;
+  repeat_count: number;
+}
+
+/** "Why it fired": the window and the values that crossed the threshold. */
+export interface AlertWhy {
+  from: string;
+  to: string;
+  duration_sec: number;
+  operator: string;
+  threshold: number;
+  clear_threshold?: number;
+  values: number[];
+  samples: number;
+  min: number;
+  max: number;
+}
+
+export type SilenceScope = 'node' | 'group' | 'rule';
+
+export interface AlertSilence {
+  id: number;
+  scope: SilenceScope;
+  target_id: number;
+  target_name?: string;
+  ends_at: string;
+  note: string;
+  active: boolean;
+  created_at: string;
 }
 
 export interface AlertEventPage {
@@ -121,11 +160,31 @@ export const setAlertMounts = (ruleIds: number[], serverIds: number[], mounted: 
 export const getAlertSettings = (signal?: AbortSignal) =>
   request<AlertSettings>('/api/admin/alerts/settings/', { signal });
 
-export const putAlertSettings = (enabled: boolean, channelIds: number[]) =>
+export const putAlertSettings = (
+  enabled: boolean,
+  channelIds: number[],
+  extra: Partial<Pick<AlertSettings, 'repeat_max' | 'flap_threshold' | 'flap_window_min'>> = {},
+) =>
   request<void>('/api/admin/alerts/settings/', {
     method: 'PUT',
-    body: { enabled, channel_ids: channelIds },
+    body: { enabled, channel_ids: channelIds, ...extra },
   });
+
+export const ackAlertEvent = (id: number) =>
+  request<void>(`/api/admin/alerts/events/${id}/ack`, { method: 'POST' });
+
+export const listSilences = (signal?: AbortSignal) =>
+  request<{ items: AlertSilence[] }>('/api/admin/alerts/silences/', { signal });
+
+export const createSilence = (body: {
+  scope: SilenceScope;
+  target_id: number;
+  ends_at: string;
+  note?: string;
+}) => request<{ id: number }>('/api/admin/alerts/silences/', { method: 'POST', body });
+
+export const deleteSilence = (id: number) =>
+  request<void>(`/api/admin/alerts/silences/${id}`, { method: 'DELETE' });
 
 export const listAlertEvents = (q: AlertEventQuery, signal?: AbortSignal) =>
   request<AlertEventPage>('/api/admin/alerts/events/', {

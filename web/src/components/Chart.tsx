@@ -89,6 +89,8 @@ export function Chart(props: {
     const box = boxRef.current;
     if (!box) return;
     const series = JSON.parse(layout) as ChartSeries[];
+    // uPlot reads one data column per series; a mismatch is a caller bug, never drawn.
+    if (dataRef.current.length !== series.length + 1) return;
     const fmt = (v: number | null) =>
       v === null || v === undefined ? '—' : formatValue(kindRef.current, v);
     let scale: NiceScale | null = null;
@@ -134,7 +136,12 @@ export function Chart(props: {
             scale && scale.min === min && scale.max === max
               ? scale.ticks
               : niceScale(min, max, kindRef.current, maxTicksFor(height - CHROME_PX)).ticks,
-          values: (_u, splits) => axisLabels(kindRef.current, splits),
+          values: (_u, splits) => {
+            const labels = axisLabels(kindRef.current, splits);
+            // What the y axis shows, for browser tests that check no label is clipped.
+            box.dataset.yLabels = JSON.stringify(labels);
+            return labels;
+          },
           size: (_u, values, _i, cycle) => {
             // uPlot re-measures until the size settles; the labels do not change with it.
             if (cycle > 1 && lastSize) return lastSize;
@@ -186,7 +193,7 @@ export function Chart(props: {
   const { min, max } = props.window;
   useEffect(() => {
     const plot = plotRef.current;
-    if (!plot) return;
+    if (!plot || props.data.length !== plot.series.length) return;
     plot.setData(props.data, false);
     plot.setScale('x', { min, max });
   }, [props.data, min, max]);

@@ -27,7 +27,11 @@ export function CopyField(props: { value: string; label: string; id: string }) {
         className="block w-full resize-none rounded-md border border-slate-300 bg-slate-50 p-2 font-mono text-xs break-all dark:border-slate-600 dark:bg-slate-900"
         onFocus={(e) => e.currentTarget.select()}
       />
-      <button type="button" className={btnSecondary} onClick={() => void copy()}>
+      <button
+        type="button"
+        className={`${btnSecondary} shrink-0 whitespace-nowrap`}
+        onClick={() => void copy()}
+      >
         {copied ? s.app.copied : s.app.copy}
       </button>
     </div>

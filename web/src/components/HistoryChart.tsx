@@ -44,6 +44,10 @@ function useLiveColumns(
   return cols;
 }
 
+function aggsOf(layout: readonly { agg: HistoryAgg }[]): HistoryAgg[] {
+  return [...new Set(layout.map((c) => c.agg))];
+}
+
 /**
  * One chart: fetches each series of the range (once per aggregate shown) in parallel and draws
  * them together; with `live`, each newer report of the node adds a point without a refetch.
@@ -56,6 +60,8 @@ export function HistoryChart(props: {
   series: SeriesSpec[];
   aggs: readonly HistoryAgg[];
   window: TimeWindow;
+  /** Live points older than this (epoch seconds: the range start) are dropped. */
+  keepFrom?: number;
   live?: NodeView;
   syncKey?: string;
   onZoom?: (w: TimeWindow | null) => void;
@@ -82,6 +88,9 @@ export function HistoryChart(props: {
         ),
       ).then((answers) => ({
         range,
+        // The layout travels with its data: while a new layout loads, the old data stays
+        // drawn with its own series.
+        layout: columns,
         step: Math.max(1, ...answers.map((a) => a.step_sec || 1)),
         columns: mergeSeries(answers),
       })),
@@ -90,17 +99,20 @@ export function HistoryChart(props: {
   );
   const t = props.live ? reportTimeSec(props.live) : null;
   const view = props.live;
+  const layout = state.data?.layout ?? [];
+  const shown = state.data ? aggsOf(layout) : aggs;
   const sample =
     view && t !== null
-      ? { t, values: columns.map(({ spec }) => liveValue(view, spec.metric, spec.device)) }
+      ? { t, values: layout.map(({ spec }) => liveValue(view, spec.metric, spec.device)) }
       : null;
   const base = state.data?.columns;
   const limit = gapThreshold(state.data?.step ?? 1, base ? medianSpacing(base[0]) : null);
-  const data = useLiveColumns(base, sample, props.window.min, limit);
-  const chartSeries: ChartSeries[] = columns.map(({ spec, agg, color }) => ({
-    label: agg === 'max' && aggs.length > 1 ? s.charts.maxOf(spec.label) : spec.label,
+  const data = useLiveColumns(base, sample, props.keepFrom ?? props.window.min, limit);
+  const both = shown.length > 1;
+  const chartSeries: ChartSeries[] = layout.map(({ spec, agg, color }) => ({
+    label: agg === 'max' && both ? s.charts.maxOf(spec.label) : spec.label,
     color,
-    ...(agg === 'max' && aggs.length > 1 ? { dash: [4, 3] } : {}),
+    ...(agg === 'max' && both ? { dash: [4, 3] } : {}),
   }));
   return (
     <section
@@ -108,7 +120,7 @@ export function HistoryChart(props: {
       aria-label={props.title}
       data-chart={key}
       data-range={state.data?.range}
-      data-agg={aggKey}
+      data-agg={shown.join(',')}
     >
       <h3 className="mb-2 text-sm font-semibold">{props.title}</h3>
       {state.loading && !state.data && <Loading />}

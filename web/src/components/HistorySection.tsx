@@ -141,6 +141,7 @@ export function HistorySection({
       series={series}
       aggs={AGGS_OF[mode]}
       window={win}
+      keepFrom={end - RANGE_SECONDS[range]}
       live={live ? view : undefined}
       syncKey={`node-${id}`}
       onZoom={onZoom}

@@ -27,9 +27,10 @@ export interface NodeCardProps {
   ago?: string | undefined;
 }
 
-function Stat(props: { label: string; children: React.ReactNode }) {
+/** wide: both columns, for "in / out" rate pairs that do not fit half a narrow card. */
+function Stat(props: { label: string; children: React.ReactNode; wide?: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${props.wide ? 'col-span-2' : ''}`}>
       <dt className="text-[11px] text-slate-500 dark:text-slate-400">{props.label}</dt>
       <dd className="truncate text-xs font-medium tabular-nums">{props.children}</dd>
     </div>
@@ -158,7 +159,7 @@ function LiveStats({ view }: { view: NodeView }) {
         )}
       </div>
       <dl className="grid grid-cols-2 gap-x-3 gap-y-1.5">
-        <Stat label={`${s.node.network} ↓ / ↑`}>
+        <Stat label={`${s.node.network} ↓ / ↑`} wide>
           {formatRate(net.recv_bps)} / {formatRate(net.sent_bps)}
         </Stat>
         <Stat label={`${s.node.totals} ↓ / ↑`}>
@@ -177,7 +178,7 @@ function LiveStats({ view }: { view: NodeView }) {
         </Stat>
         <Stat label={s.node.uptime}>{view.system.uptime_text || s.app.none}</Stat>
         <Stat label={s.node.temperature}>{formatCelsius(temp)}</Stat>
-        <Stat label={s.node.diskIo}>
+        <Stat label={s.node.diskIo} wide>
           {formatRate(view.disk.io.total.read_bps)} / {formatRate(view.disk.io.total.write_bps)}
         </Stat>
       </dl>

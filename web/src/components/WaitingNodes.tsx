@@ -9,10 +9,10 @@ import { card, focusRing } from './ui';
 /**
  * Admin-only cards for nodes that exist but never reported: what to run on the server so the
  * card fills in. The Linux command is shown; the node's settings have the other platforms.
+ * Mount it only when there are such nodes (it reads the admin-only deploy info).
  */
 export function WaitingNodes(props: { nodes: AdminNode[] }) {
   const deploy = useAsync<DeployInfo>((signal) => fetchDeployInfo(signal), []);
-  if (props.nodes.length === 0) return null;
   const prefix = deploy.data?.scripts.linux.command_prefix;
   return (
     <section aria-label={s.fleet.waitingTitle} className="space-y-2">

@@ -17,6 +17,8 @@ import { fleetEn } from './fleet.en';
 import { fleetZh } from './fleet.zh-CN';
 import { authEn } from './auth.en';
 import { authZh } from './auth.zh-CN';
+import { chartTitlesEn, chartsEn } from './charts.en';
+import { chartTitlesZh, chartsZh } from './charts.zh-CN';
 import { pickLang } from './index';
 
 type Tree = Record<string, unknown>;
@@ -53,6 +55,8 @@ const PAIRS: [string, Tree, Tree][] = [
   ['themes.en.ts', themesEn, themesZh],
   ['fleet.en.ts', fleetEn, fleetZh],
   ['auth.en.ts', authEn, authZh],
+  ['charts.en.ts', chartsEn, chartsZh],
+  ['charts.en.ts titles', chartTitlesEn, chartTitlesZh],
 ];
 
 /** Left as in English on purpose: names, protocols, units, technical terms. */
@@ -71,6 +75,8 @@ const SAME_OK = new Set([
   'S.M.A.R.T.',
   'some',
   'full',
+  'iowait',
+  'steal',
   'English',
   '简体中文',
 ]);

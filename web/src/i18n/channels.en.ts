@@ -28,6 +28,14 @@ export const channelsEn = {
   nextProbe: (at: string) => `next probe ${at}`,
   types: { webhook: 'Webhook', email: 'E-mail', telegram: 'Telegram' } as Record<string, string>,
   mode: 'Telegram mode',
+  digest: 'Digest',
+  digestOption: (sec: number) =>
+    sec === 0
+      ? 'Off: one message per alert'
+      : sec < 60
+        ? `${sec} s window`
+        : `${sec / 60} min window`,
+  digestHint: 'Alerts that fire within the window arrive together in one message.',
   modeBot: 'Bot',
   modeMtproto: 'User account (MTProto)',
   secretKept: 'Leave empty to keep the stored value',

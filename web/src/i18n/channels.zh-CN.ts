@@ -29,6 +29,10 @@ export const channelsZh: typeof channelsEn = {
   nextRetry: (at: string) => `下次重试 ${at}`,
   nextProbe: (at: string) => `下次探测 ${at}`,
   types: { webhook: 'Webhook', email: '电子邮件', telegram: 'Telegram' },
+  digest: '汇总',
+  digestOption: (sec: number) =>
+    sec === 0 ? '关闭：每条告警单独发送' : sec < 60 ? `${sec} 秒窗口` : `${sec / 60} 分钟窗口`,
+  digestHint: '窗口内触发的告警会合并为一条消息发送。',
   mode: 'Telegram 模式',
   modeBot: '机器人（Bot）',
   modeMtproto: '用户账号（MTProto）',

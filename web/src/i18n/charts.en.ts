@@ -29,7 +29,6 @@ export const chartsEn = {
   maxOf: (label: string) => `${label} (max)`,
   resetZoom: 'Reset zoom',
   zoomHint: 'Drag across a chart to zoom; double-click to reset.',
-  live: 'Live',
   cpuTime: 'CPU iowait and steal',
   iowait: 'iowait',
   steal: 'steal',
@@ -39,5 +38,4 @@ export const chartsEn = {
     d30: 'Last 30 days',
     d45: 'Last 45 days',
   },
-  uptimeHidden: 'Availability is not shown to guests.',
 };

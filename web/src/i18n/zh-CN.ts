@@ -1,5 +1,6 @@
 import type { Strings } from './en';
 import { themesZh } from './themes.zh-CN';
+import { chartTitlesZh, chartsZh } from './charts.zh-CN';
 import { zhTraffic, trafficErrorsZh } from './zh-CN-traffic';
 import { alertsZh } from './alerts.zh-CN';
 import { dashUpdateZh, dashUpdateErrorsZh } from './dash-update.zh-CN';
@@ -119,22 +120,7 @@ export const zhCN: Strings = {
     },
     historyUnavailable: '访客无法查看历史数据。',
     noPoints: '此时间范围内没有数据。',
-    charts: {
-      cpu: 'CPU 使用率',
-      load: '平均负载',
-      cpuTemp: 'CPU 温度',
-      memUsed: '已用内存',
-      memRatio: '内存使用率',
-      processes: '进程数',
-      network: '网络速率',
-      connections: '连接数',
-      diskThroughput: '磁盘吞吐',
-      diskIops: '磁盘 IOPS',
-      diskUsed: '已用磁盘空间',
-      diskRatio: '磁盘使用率',
-      diskTemp: '磁盘温度',
-      pressure: (res: string) => `压力阻塞：${res}`,
-    },
+    charts: chartTitlesZh,
     series: {
       usage: '使用率',
       load1: '1 分钟',
@@ -387,4 +373,5 @@ export const zhCN: Strings = {
     },
   },
   traffic: zhTraffic,
+  charts: chartsZh,
 };

@@ -1,11 +1,16 @@
+import { lang } from '../i18n';
+
 /**
  * Dates and times in the viewer's locale and time zone, one set of formats for the whole UI
- * (chart axes, chart legends, tables). `locale` undefined = the browser's own.
+ * (chart axes, chart legends, tables). Without a `locale` argument: Chinese conventions when
+ * the UI is in Chinese, else the browser's own locale.
  */
 
+const DEFAULT_LOCALE = lang === 'zh-CN' ? 'zh-CN' : undefined;
 const cache = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(locale: string | undefined, opts: Intl.DateTimeFormatOptions) {
+function formatter(explicit: string | undefined, opts: Intl.DateTimeFormatOptions) {
+  const locale = explicit ?? DEFAULT_LOCALE;
   const key = `${locale ?? ''}|${JSON.stringify(opts)}`;
   let f = cache.get(key);
   if (!f) {

@@ -1,6 +1,6 @@
 import type { FrontGroup } from '../api/front';
 import { listNodes, type AdminNode } from '../api/admin-nodes';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/context';
 import { ErrorMessage, Loading, Notice } from '../components/Feedback';
@@ -30,6 +30,7 @@ import { useResource, useResources } from '../state/resources';
 
 const NO_GROUPS: FrontGroup[] = [];
 const NO_NODES: AdminNode[] = [];
+const FIRST_RUN_POLL_MS = 1000;
 
 const SORTS: { key: SortKey; text: string }[] = [
   { key: 'order', text: s.dashboard.sortOrder },
@@ -138,6 +139,14 @@ export function DashboardPage() {
     return map;
   }, [uptime]);
   const onOpenDay = useCallback((nodeId: string, date: string) => setOpenDay({ nodeId, date }), []);
+  // First run: ask every second until a node appears, so this host shows within seconds of
+  // its agent's first report rather than up to a whole poll interval later.
+  const empty = all !== undefined && all.length === 0;
+  useEffect(() => {
+    if (!empty) return;
+    const id = setInterval(() => res.metrics.reload(), FIRST_RUN_POLL_MS);
+    return () => clearInterval(id);
+  }, [empty, res.metrics]);
 
   if (metrics.loading && !all) return <Loading />;
   if (!all) {
@@ -240,7 +249,7 @@ export function DashboardPage() {
         {s.dashboard.summary(shown.length, all.length, totals.online)}
       </p>
       {metrics.error !== null && <Notice tone="warn">{s.dashboard.updateFailed}</Notice>}
-      {showWaiting && <WaitingNodes nodes={waiting} />}
+      {showWaiting && waiting.length > 0 && <WaitingNodes nodes={waiting} />}
       {all.length === 0 ? (
         waiting.length === 0 && (
           <Notice>

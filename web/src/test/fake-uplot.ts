@@ -28,10 +28,19 @@ export default class FakePlot {
     this.opts = opts as FakePlotOptions;
     this.data = data;
     this.title = box?.getAttribute('aria-label') ?? '';
+    // Real uPlot fails on a data column missing for a series.
+    if (data.length !== this.opts.series.length) {
+      throw new Error(`${data.length} data columns for ${this.opts.series.length} series`);
+    }
     plots.push(this);
   }
 
+  get series(): unknown[] {
+    return this.opts.series;
+  }
+
   setData(d: unknown[][]) {
+    if (d.length !== this.opts.series.length) throw new Error('data columns ≠ series');
     this.data = d;
   }
 

@@ -7,8 +7,11 @@ import { clientAddressKey } from '../../../domain/auth/client-network.js';
 import { setSessionCookies } from '../../auth-cookies.js';
 import { presentToken, TokenResponse } from '../../presenters/auth.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'clock' | 'config' | 'loginLimiter'>;
+
 /** POST /api/auth/login — admin password in, access token and session cookies out. */
-export function loginRoute(deps: AppDeps) {
+export function loginRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/auth/login',

@@ -2,8 +2,11 @@ import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { clearSessionCookies, sessionProof } from '../../auth-cookies.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'config'>;
+
 /** POST /api/auth/logout — revokes the session proven by the cookies and clears them. */
-export function logoutRoute(deps: AppDeps) {
+export function logoutRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/auth/logout',

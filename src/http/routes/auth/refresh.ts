@@ -3,8 +3,11 @@ import type { AppDeps } from '../../../deps.js';
 import { sessionProof, setSessionCookies } from '../../auth-cookies.js';
 import { presentToken, TokenResponse } from '../../presenters/auth.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'clock' | 'config'>;
+
 /** POST /api/auth/refresh — rotates the refresh token and returns a new access token. */
-export function refreshRoute(deps: AppDeps) {
+export function refreshRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/auth/refresh',

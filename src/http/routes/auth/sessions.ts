@@ -6,8 +6,11 @@ import { clearSessionCookies } from '../../auth-cookies.js';
 import { presentSessions, SessionsResponse } from '../../presenters/auth.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'config'>;
+
 /** GET /api/auth/sessions/ — the admin's live sessions, the caller's marked current. */
-export function listSessionsRoute(deps: AppDeps) {
+export function listSessionsRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/auth/sessions/',
@@ -18,7 +21,7 @@ export function listSessionsRoute(deps: AppDeps) {
 }
 
 /** DELETE /api/auth/sessions/current — ends the caller's own session. */
-export function deleteCurrentSessionRoute(deps: AppDeps) {
+export function deleteCurrentSessionRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/auth/sessions/current',
@@ -32,7 +35,7 @@ export function deleteCurrentSessionRoute(deps: AppDeps) {
 }
 
 /** DELETE /api/auth/sessions/ — ends every session of the admin, the caller's included. */
-export function deleteAllSessionsRoute(deps: AppDeps) {
+export function deleteAllSessionsRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/auth/sessions/',
@@ -46,7 +49,7 @@ export function deleteAllSessionsRoute(deps: AppDeps) {
 }
 
 /** DELETE /api/auth/sessions/{sid} — ends one session (unknown ids are fine: nothing to end). */
-export function deleteSessionRoute(deps: AppDeps) {
+export function deleteSessionRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/auth/sessions/:sid',

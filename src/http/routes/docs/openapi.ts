@@ -4,11 +4,14 @@ import { defineRoute, type RouteDef } from '../../route-def.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi/document.js';
 import { renderApiPage } from '../../openapi/html-page.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'versions'>;
+
 /**
  * GET /api/openapi.json and GET /api/docs — the API description generated from the route
  * table (which lists these two routes as well), built once on first request.
  */
-export function apiDescriptionRoutes(deps: AppDeps, table: () => readonly RouteDef[]): RouteDef[] {
+export function apiDescriptionRoutes(deps: Deps, table: () => readonly RouteDef[]): RouteDef[] {
   let doc: OpenApiDocument | undefined;
   let page: string | undefined;
   const document = () => (doc ??= buildOpenApiDocument(table(), deps.versions.dash));

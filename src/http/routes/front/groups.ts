@@ -3,8 +3,11 @@ import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'groups'>;
+
 /** GET /api/front/groups — groups and their visible node ids, for the dashboard filter. */
-export function frontGroupsRoute(deps: AppDeps) {
+export function frontGroupsRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/front/groups',

@@ -3,9 +3,13 @@ import type { FastifyReply } from 'fastify';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { AppError } from '../../../errors/app-error.js';
-import { FrontMetricsCache, type Audience } from '../../front-metrics-cache.js';
-import { FRONT_METRICS_VARY, snapshotAnswer } from '../../front-metrics-answer.js';
+import { FrontMetricsCache, type Audience } from './metrics-cache.js';
+import { FRONT_METRICS_VARY, snapshotAnswer } from './metrics-answer.js';
+import { frontMetricsLane } from './metrics-lane.js';
 import '../../request-context.js';
+
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'auth' | 'clock' | 'front'>;
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 100_000;
@@ -25,16 +29,18 @@ function send(reply: FastifyReply, body: Buffer): FastifyReply {
 /**
  * GET /api/front/metrics — the front view of every node that has reported, guests seeing only
  * guest-visible ones; optional paging with limit (≤ 1000) and offset. Served from a
- * pre-compressed snapshot with an ETag.
+ * pre-compressed snapshot with an ETag; the dashboard's poll (no query) by the fast lane beside
+ * this file, from the same cache.
  */
 export function frontMetricsRoute(
-  deps: AppDeps,
+  deps: Deps,
   cache = new FrontMetricsCache(deps.front, deps.clock),
 ) {
   return defineRoute({
     method: 'GET',
     path: '/api/front/metrics',
     auth: 'optional',
+    lane: frontMetricsLane(cache, deps.auth),
     errors: ['invalid_request'],
     schema: {
       querystring: Type.Object({

@@ -4,6 +4,9 @@ import type { AppDeps } from '../../../deps.js';
 import { rfc3339 } from '../../../platform/time-format.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'historyService'>;
+
 const Query = Type.Object({
   server_id: Type.Optional(Type.String()),
   metric: Type.Optional(Type.String()),
@@ -13,7 +16,7 @@ const Query = Type.Object({
 });
 
 /** GET /api/metrics/history — one metric of one node over a range, bucketed. */
-export function historyRoute(deps: AppDeps) {
+export function historyRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/metrics/history',

@@ -4,8 +4,11 @@ import type { AppDeps } from '../../../deps.js';
 import { rfc3339 } from '../../../platform/time-format.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'onlineRate'>;
+
 /** GET /api/metrics/online?server_id=&range=24h|7d — 48 completed buckets of report rate. */
-export function onlineRoute(deps: AppDeps) {
+export function onlineRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/metrics/online',

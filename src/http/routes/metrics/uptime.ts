@@ -9,8 +9,11 @@ import {
 } from '../../presenters/uptime.js';
 import '../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'uptime'>;
+
 /** GET /api/metrics/uptime — 45 local days per visible node, oldest first. */
-export function uptimeRoute(deps: AppDeps) {
+export function uptimeRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/metrics/uptime',
@@ -24,7 +27,7 @@ export function uptimeRoute(deps: AppDeps) {
 }
 
 /** GET /api/metrics/uptime/day?server_id=&date= — 24 local clock hours of one day. */
-export function uptimeDayRoute(deps: AppDeps) {
+export function uptimeDayRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/metrics/uptime/day',

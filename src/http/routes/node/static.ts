@@ -3,8 +3,11 @@ import { StaticReportSchema } from '../../../protocol/static-report.js';
 import { NODE_BODY_LIMIT, defineRoute } from '../../route-def.js';
 import { nodeOf } from '../../plugins/node-guard.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'staticIngest'>;
+
 /** POST /api/node/static — a node's host facts; answers plain-text `ok` (reference §2). */
-export function nodeStaticRoute(deps: AppDeps) {
+export function nodeStaticRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/node/static',

@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings' | 'trafficSettings'>;
+
 /** GET /api/statistics/access — what guests may read (history, traffic). */
-export function accessRoute(deps: AppDeps) {
+export function accessRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/statistics/access',

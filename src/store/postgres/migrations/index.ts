@@ -5,6 +5,8 @@ import * as m0005 from './0005_traffic.js';
 import * as m0006 from './0006_alerts.js';
 import * as m0009 from './0009_channels.js';
 import * as m0010 from './0010_traffic_adjustments.js';
+import * as m0011 from './0011_alerts_plus.js';
+import * as m0012 from './0012_cpu_time_history.js';
 
 /**
  * Ordered PostgreSQL migrations, with the same ids as SQLITE_MIGRATIONS (a test keeps the two
@@ -20,4 +22,6 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly strin
   { id: '0006_alerts', up: m0006.up },
   { id: '0009_channels', up: m0009.up },
   { id: '0010_traffic_adjustments', up: m0010.up },
+  { id: '0011_alerts_plus', up: m0011.up },
+  { id: '0012_cpu_time_history', up: m0012.up },
 ];

@@ -68,6 +68,20 @@ describe('alert evaluation through the API', () => {
           effective_threshold: 0.8,
           title: 'CPU high',
           message: 'cpu.usage_ratio = 0.95 > 0.8 at 2026-11-21T12:01:03Z',
+          why: {
+            from: '2026-11-21T12:01:03Z',
+            to: '2026-11-21T12:01:03Z',
+            duration_sec: 0,
+            operator: '>',
+            threshold: 0.8,
+            values: [0.95],
+            samples: 1,
+            min: 0.95,
+            max: 0.95,
+          },
+          silenced: false,
+          flapping: false,
+          repeat_count: 0,
         },
       ],
       next_cursor: null,
@@ -182,6 +196,17 @@ describe('alert evaluation through the API', () => {
 
 describe('GET /api/admin/alerts/events/ paging and filters', () => {
   /** Inserts closed events directly, one per second of last_trigger_at from `start`. */
+  const WHY = {
+    from: 0,
+    to: 0,
+    durationSec: 0,
+    operator: '>',
+    threshold: 0.8,
+    values: [1],
+    samples: 1,
+    min: 1,
+    max: 1,
+  };
   async function insertEvents(
     n: number,
     start: number,
@@ -203,9 +228,21 @@ describe('GET /api/admin/alerts/events/ paging and filters', () => {
           threshold: 0.8,
           title: 'r',
           message: 'm',
+          why: WHY,
           notify: false,
+          silenced: false,
+          flapping: false,
         },
-        { kind: 'close', nodeId, ruleId: 1, at, reason: 'condition_cleared', notify: false },
+        {
+          kind: 'close',
+          nodeId,
+          ruleId: 1,
+          at,
+          reason: 'condition_cleared',
+          notify: false,
+          silenced: false,
+          flapping: false,
+        },
       ]);
     }
   }

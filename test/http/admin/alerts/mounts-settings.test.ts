@@ -134,21 +134,48 @@ describe('alert settings', () => {
     expect((await send('GET', '/api/admin/alerts/settings/')).json()).toEqual({
       enabled: true,
       channel_ids: [],
+      repeat_max: 3,
+      flap_threshold: 0,
+      flap_window_min: 60,
       created_at: '2026-11-21T12:00:00Z',
       updated_at: '2026-11-21T12:00:00Z',
     });
     t.clock.advance(5000);
     expect(
-      (await send('PUT', '/api/admin/alerts/settings', { enabled: false, channel_ids: [] }))
-        .statusCode,
+      (
+        await send('PUT', '/api/admin/alerts/settings', {
+          enabled: false,
+          channel_ids: [],
+          repeat_max: 5,
+          flap_threshold: 4,
+          flap_window_min: 30,
+        })
+      ).statusCode,
     ).toBe(204);
     expect((await send('GET', '/api/admin/alerts/settings')).json()).toEqual({
       enabled: false,
       channel_ids: [],
+      repeat_max: 5,
+      flap_threshold: 4,
+      flap_window_min: 30,
       created_at: '2026-11-21T12:00:00Z',
       updated_at: '2026-11-21T12:00:05Z',
     });
+    // the optional fields keep their value when absent
     await send('PUT', '/api/admin/alerts/settings', { enabled: true, channel_ids: [] });
+    expect((await send('GET', '/api/admin/alerts/settings')).json()).toMatchObject({
+      enabled: true,
+      repeat_max: 5,
+      flap_threshold: 4,
+      flap_window_min: 30,
+    });
+    await send('PUT', '/api/admin/alerts/settings', {
+      enabled: true,
+      channel_ids: [],
+      repeat_max: 3,
+      flap_threshold: 0,
+      flap_window_min: 60,
+    });
   });
 
   it.each([
@@ -159,6 +186,13 @@ describe('alert settings', () => {
     [{ enabled: true, channel_ids: [2, 2] }],
     [{ enabled: true, channel_ids: [1] }],
     [{ enabled: true, channel_ids: Array.from({ length: 101 }, (_, i) => i + 1) }],
+    [{ enabled: true, channel_ids: [], repeat_max: -1 }],
+    [{ enabled: true, channel_ids: [], repeat_max: 101 }],
+    [{ enabled: true, channel_ids: [], repeat_max: 1.5 }],
+    [{ enabled: true, channel_ids: [], flap_threshold: 1 }],
+    [{ enabled: true, channel_ids: [], flap_threshold: 101 }],
+    [{ enabled: true, channel_ids: [], flap_window_min: 0 }],
+    [{ enabled: true, channel_ids: [], flap_window_min: 1441 }],
   ])('rejects %j with 400 invalid_fields', async (body) => {
     const res = await send('PUT', '/api/admin/alerts/settings/', body);
     expect(res.statusCode).toBe(400);

@@ -49,6 +49,9 @@ describe('alert rules', () => {
       cooldown_min: 0,
       threshold_mode: 'static',
       threshold_offset: 0,
+      clear_threshold: null,
+      repeat_interval_min: 0,
+      repeat_max: null,
       created_at: '2026-11-21T12:00:00Z',
       updated_at: '2026-11-21T12:00:00Z',
     });
@@ -74,6 +77,11 @@ describe('alert rules', () => {
     ['offset with static', { ...CPU_RULE, threshold_offset: 1 }],
     ['bad mode', { ...CPU_RULE, threshold_mode: 'dynamic' }],
     ['non-boolean enabled', { ...CPU_RULE, enabled: 1 }],
+    ['string clear threshold', { ...CPU_RULE, clear_threshold: '0.5' }],
+    ['negative repeat interval', { ...CPU_RULE, repeat_interval_min: -1 }],
+    ['huge repeat interval', { ...CPU_RULE, repeat_interval_min: 1441 }],
+    ['fractional repeat max', { ...CPU_RULE, repeat_max: 0.5 }],
+    ['huge repeat max', { ...CPU_RULE, repeat_max: 101 }],
   ])('rejects %s with 400 invalid_fields', async (_label, body) => {
     const res = await send('POST', '/api/admin/alerts/rules/', body);
     expect(res.statusCode).toBe(400);
@@ -142,6 +150,66 @@ describe('alert rules', () => {
     expect(patch.json()).toMatchObject({ code: 'builtin_rule_readonly' });
     expect((await send('DELETE', '/api/admin/alerts/rules/-3')).statusCode).toBe(409);
     expect((await send('DELETE', '/api/admin/alerts/rules/-5')).statusCode).toBe(404);
+  });
+
+  it('stores a clear threshold and repeat settings, and resets the clear threshold with null', async () => {
+    const body = { ...CPU_RULE, clear_threshold: 0.6, repeat_interval_min: 30, repeat_max: 2 };
+    expect((await send('POST', '/api/admin/alerts/rules/', body)).statusCode).toBe(204);
+    expect((await rules())[0]).toMatchObject({
+      threshold: 0.8,
+      clear_threshold: 0.6,
+      repeat_interval_min: 30,
+      repeat_max: 2,
+    });
+    expect(
+      (
+        await send('PATCH', '/api/admin/alerts/rules/1', {
+          clear_threshold: null,
+          repeat_max: null,
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await rules())[0]).toMatchObject({
+      clear_threshold: null,
+      repeat_interval_min: 30,
+      repeat_max: null,
+    });
+  });
+
+  it('a clear threshold edit is a condition change (new generation)', async () => {
+    await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
+    await send('PATCH', '/api/admin/alerts/rules/1', { clear_threshold: 0.5 });
+    expect(t.deps.store.raw.prepare('SELECT generation FROM alert_rules').get()).toEqual({
+      generation: 2,
+    });
+  });
+
+  it.each([
+    ['above a ">" threshold', { ...CPU_RULE, clear_threshold: 0.9 }],
+    ['above a ">=" threshold', { ...CPU_RULE, operator: '>=', clear_threshold: 0.81 }],
+    ['below a "<" threshold', { ...CPU_RULE, operator: '<', clear_threshold: 0.7 }],
+    ['below a "<=" threshold', { ...CPU_RULE, operator: '<=', clear_threshold: 0.7 }],
+    ['different on "=="', { ...CPU_RULE, operator: '==', clear_threshold: 0.7 }],
+    ['different on "!="', { ...CPU_RULE, operator: '!=', clear_threshold: 0.9 }],
+  ])('rejects a clear threshold %s with 400 invalid_clear_threshold', async (_label, body) => {
+    const res = await send('POST', '/api/admin/alerts/rules/', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_clear_threshold' });
+    expect(await rules()).toEqual([]);
+  });
+
+  it('accepts a clear threshold equal to the threshold, and checks it against a patched one', async () => {
+    const eq = { ...CPU_RULE, operator: '==', clear_threshold: 0.8 };
+    expect((await send('POST', '/api/admin/alerts/rules/', eq)).statusCode).toBe(204);
+    const body = { ...CPU_RULE, clear_threshold: 0.6 };
+    expect((await send('POST', '/api/admin/alerts/rules/', body)).statusCode).toBe(204);
+    // lowering the trigger threshold under the stored clear threshold is refused
+    const res = await send('PATCH', '/api/admin/alerts/rules/2', { threshold: 0.5 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_clear_threshold' });
+    const flip = await send('PATCH', '/api/admin/alerts/rules/2', { operator: '<' });
+    expect(flip.json()).toMatchObject({ code: 'invalid_clear_threshold' });
+    expect((await rules())[0]).toMatchObject({ threshold: 0.8, operator: '>' });
   });
 
   it('requires an admin token', async () => {

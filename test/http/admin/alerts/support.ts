@@ -41,6 +41,8 @@ export function resetAlerts(t: TestApp): void {
     DELETE FROM alert_events;
     DELETE FROM alert_mounts;
     DELETE FROM alert_rules;
-    DELETE FROM sqlite_sequence WHERE name IN ('alert_rules', 'alert_events', 'alert_transitions');
+    DELETE FROM alert_silences;
+    DELETE FROM sqlite_sequence WHERE name IN ('alert_rules', 'alert_events', 'alert_transitions',
+      'alert_silences');
   `);
 }

@@ -95,6 +95,7 @@ describe('channels page', () => {
     await user.type(screen.getByLabelText(t.fields.smtp_port!), '587');
     await user.type(screen.getByLabelText(t.fields.from!), 'dash@example.com');
     await user.type(screen.getByLabelText(t.fields.to!), 'a@example.com, b@example.com');
+    await user.selectOptions(screen.getByLabelText(t.digest), '300');
     await user.click(screen.getByRole('button', { name: t.save }));
     await waitFor(() =>
       expect(
@@ -112,6 +113,7 @@ describe('channels page', () => {
           from: 'dash@example.com',
           to: ['a@example.com', 'b@example.com'],
           use_tls: false,
+          digest_sec: 300,
         },
       }),
     );

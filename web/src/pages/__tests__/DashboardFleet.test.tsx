@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
-import { adminNode } from '../../test/fixtures/nodes';
+import { adminNode, nodeView } from '../../test/fixtures/nodes';
 import { mockApi } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 import { brand, frontRoutes } from '../../test/routes';
@@ -151,5 +151,18 @@ describe('Dashboard: first run', () => {
     await renderApp('/');
     expect(await screen.findByText(f.firstRunLocal)).toBeInTheDocument();
     expect(screen.queryByText(en.dashboard.empty)).not.toBeInTheDocument();
+  });
+
+  it('asks every second while empty, so the first node shows within seconds', async () => {
+    let calls = 0;
+    const node = nodeView(1, 'this-host', new Date().toISOString());
+    mockApi({
+      ...frontRoutes(),
+      'GET /api/front/brand': { body: { ...brand, local_agent: true } },
+      'GET /api/front/metrics': () => ({ body: ++calls >= 3 ? [node] : [] }),
+    });
+    await renderApp('/');
+    // The normal poll is every 3 s; the third answer comes after about 2 s.
+    await screen.findByRole('article', { name: 'this-host' }, { timeout: 2900 });
   });
 });

@@ -74,7 +74,11 @@ describe('Node charts', () => {
   it('shows maximum beside average on long ranges, and either one on request', async () => {
     const api = mockApi({ ...frontRoutes(), 'GET /api/metrics/history': history });
     const user = userEvent.setup();
-    await renderApp('/nodes/1?range=1w', { admin: true });
+    // From a range with averages only: the new layout must not meet the old data.
+    await renderApp('/nodes/1?range=24h', { admin: true });
+    await network();
+    const ranges = screen.getByRole('radiogroup', { name: en.detail.rangeLabel });
+    await user.click(within(ranges).getByRole('radio', { name: en.detail.ranges['1w'] }));
     await waitFor(() =>
       expect(
         plotsWith(x.recv, en.charts.maxOf(x.recv), x.sent, en.charts.maxOf(x.sent)),
@@ -152,7 +156,24 @@ describe('Node charts', () => {
     expect(last).toBe(nodeView(1, 'alpha', '').cpu.usage_ratio);
     expect(api.callsTo('GET', '/api/metrics/history')).toHaveLength(fetched);
     expect(screen.queryByRole('radiogroup', { name: en.charts.aggLabel })).toBeNull();
-  }, 15_000);
+
+    // Zoomed in on the newest minute, later reports still keep the older points.
+    const first = (cpu.data[0] as number[])[0]!;
+    const grown = (cpu.data[0] as number[]).length;
+    const to = cpu.x!.max;
+    act(() => {
+      cpu.opts.hooks.setSelect[0]!({
+        select: { left: 0, width: 60 },
+        posToVal: (px: number) => to - 60 + px,
+        setSelect: () => {},
+      });
+    });
+    await waitFor(() => expect((cpu.data[0] as number[]).length).toBeGreaterThan(grown), {
+      timeout: 8000,
+    });
+    expect((cpu.data[0] as number[])[0]).toBe(first);
+    expect(cpu.x!.max - cpu.x!.min).toBe(60);
+  }, 25_000);
 
   it('shows availability for 24 hours, 30 and 45 days and the day strip', async () => {
     const api = mockApi({

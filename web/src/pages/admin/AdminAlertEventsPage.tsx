@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import {
+  ackAlertEvent,
   ALERT_METRICS,
   alertServers,
   alertSummary,
   listAlertEvents,
   type AlertEvent,
   type AlertEventQuery,
+  type AlertWhy,
 } from '../../api/alerts';
 import { ErrorMessage, Loading, Notice } from '../../components/Feedback';
 import {
@@ -25,6 +27,19 @@ import { s } from '../../i18n';
 import { formatDateTime, formatNumber } from '../../lib/format';
 
 const t = s.alerts;
+
+/** "Why it fired" from the stored detail: the values, their range and the window. */
+function whyText(w: AlertWhy): string {
+  const n = (v: number) => String(Math.round(v * 10_000) / 10_000);
+  const values = w.values.map(n).join(', ');
+  const line = t.whyLine(values, formatDateTime(w.from), formatDateTime(w.to), w.samples);
+  const parts = [`${w.operator} ${n(w.threshold)}`, line];
+  if (w.samples > 1) parts.push(t.whyRange(n(w.min), n(w.max)));
+  if (w.clear_threshold !== undefined) parts.push(t.clearAt(n(w.clear_threshold)));
+  return parts.join(' · ');
+}
+
+const badge = 'rounded px-1.5 py-0.5 text-xs font-medium';
 
 /** `datetime-local` text (browser time zone) to RFC 3339, or undefined when empty. */
 function toRfc3339(local: string): string | undefined {
@@ -78,10 +93,23 @@ function EventsList(props: { query: AlertEventQuery }) {
   const [nextCursor, setNextCursor] = useState<string | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [moreError, setMoreError] = useState<unknown>(null);
-  const items = [...(first.data?.items ?? []), ...extra];
+  const [acked, setAcked] = useState<Record<number, string>>({});
+  const [ackError, setAckError] = useState<unknown>(null);
+  const items = [...(first.data?.items ?? []), ...extra].map((e) =>
+    acked[e.id] && !e.acked_at ? { ...e, acked_at: acked[e.id] } : e,
+  );
+  const ack = async (id: number) => {
+    setAckError(null);
+    try {
+      await ackAlertEvent(id);
+      setAcked((prev) => ({ ...prev, [id]: new Date().toISOString() }));
+    } catch (err) {
+      setAckError(err);
+    }
+  };
   const cursor = nextCursor === undefined ? (first.data?.next_cursor ?? null) : nextCursor;
   const loading = first.loading || busy;
-  const error = first.error ?? moreError;
+  const error = first.error ?? moreError ?? ackError;
 
   const more = async () => {
     if (!cursor) return;
@@ -123,15 +151,17 @@ function EventsList(props: { query: AlertEventQuery }) {
                   <td className={td}>
                     <div>{e.rule_name}</div>
                     <div className="font-mono text-xs">{e.metric}</div>
-                    {e.message && (
-                      <div className={`text-xs ${muted}`} title={t.why}>
-                        {e.message}
+                    {(e.why || e.message) && (
+                      <div className={`text-xs ${muted}`} title={t.why} data-why>
+                        {e.why ? whyText(e.why) : e.message}
                       </div>
                     )}
                   </td>
                   <td className={td}>
                     {e.status === 'open' ? (
-                      <span className="rounded bg-rose-100 px-1.5 py-0.5 text-xs font-medium text-rose-800 dark:bg-rose-900 dark:text-rose-100">
+                      <span
+                        className={`${badge} bg-rose-100 text-rose-800 dark:bg-rose-900 dark:text-rose-100`}
+                      >
                         {t.statusOpen}
                       </span>
                     ) : (
@@ -139,6 +169,38 @@ function EventsList(props: { query: AlertEventQuery }) {
                         {t.statusClosed}
                         {e.close_reason ? ` · ${t.reasons[e.close_reason] ?? e.close_reason}` : ''}
                       </span>
+                    )}
+                    <div className="mt-1 flex flex-wrap gap-1">
+                      {e.silenced && (
+                        <span className={`${badge} bg-slate-200 dark:bg-slate-700`}>
+                          {t.silencedBadge}
+                        </span>
+                      )}
+                      {e.flapping && (
+                        <span
+                          className={`${badge} bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100`}
+                        >
+                          {t.flappingBadge}
+                        </span>
+                      )}
+                    </div>
+                    {e.repeat_count > 0 && (
+                      <div className={`text-xs ${muted}`}>{t.repeats(e.repeat_count)}</div>
+                    )}
+                    {e.acked_at ? (
+                      <div className={`text-xs ${muted}`}>
+                        {t.acked(formatDateTime(e.acked_at))}
+                      </div>
+                    ) : (
+                      e.status === 'open' && (
+                        <button
+                          type="button"
+                          className={`${btnSecondary} mt-1`}
+                          onClick={() => void ack(e.id)}
+                        >
+                          {t.ack}
+                        </button>
+                      )
                     )}
                   </td>
                   <td className={`${td} tabular-nums`}>

@@ -26,6 +26,7 @@ import {
 import { useAsync } from '../../hooks/useAsync';
 import { s } from '../../i18n';
 import { AlertRuleDialog } from './AlertRuleDialog';
+import { SilencesSection } from './AlertSilences';
 
 const t = s.alerts;
 
@@ -34,12 +35,13 @@ function condition(r: {
   threshold: number;
   threshold_mode?: string;
   threshold_offset?: number;
+  clear_threshold?: number | null;
 }) {
-  const base =
-    r.threshold_mode === 'core_plus'
-      ? `cores + ${r.threshold + (r.threshold_offset ?? 0)}`
-      : String(r.threshold);
-  return `${r.operator} ${base}`;
+  const shown = (v: number) =>
+    r.threshold_mode === 'core_plus' ? `cores + ${v + (r.threshold_offset ?? 0)}` : String(v);
+  const base = `${r.operator} ${shown(r.threshold)}`;
+  const clear = r.clear_threshold;
+  return clear === undefined || clear === null ? base : `${base} (${t.clearAt(shown(clear))})`;
 }
 
 function MountsSection(props: { mounts: AlertMounts; onChanged: () => void }) {
@@ -146,18 +148,46 @@ function MountsSection(props: { mounts: AlertMounts; onChanged: () => void }) {
 function SettingsSection() {
   const settings = useAsync((signal) => getAlertSettings(signal), []);
   const [error, setError] = useState<unknown>(null);
+  const [draft, setDraft] = useState<Record<string, string> | null>(null);
   if (!settings.data) {
     return settings.error !== null ? <ErrorMessage error={settings.error} /> : null;
   }
-  const toggle = async (enabled: boolean) => {
+  const data = settings.data;
+  const values = draft ?? {
+    repeat_max: String(data.repeat_max),
+    flap_threshold: String(data.flap_threshold),
+    flap_window_min: String(data.flap_window_min),
+  };
+  const save = async (enabled: boolean, extra = values) => {
     setError(null);
     try {
-      await putAlertSettings(enabled, settings.data?.channel_ids ?? []);
+      await putAlertSettings(enabled, data.channel_ids, {
+        repeat_max: Number(extra.repeat_max),
+        flap_threshold: Number(extra.flap_threshold),
+        flap_window_min: Number(extra.flap_window_min),
+      });
+      setDraft(null);
       settings.reload();
     } catch (err) {
       setError(err);
     }
   };
+  const field = (key: string, text: string, min: number, max: number) => (
+    <div>
+      <label htmlFor={`alert-${key}`} className={label}>
+        {text}
+      </label>
+      <input
+        id={`alert-${key}`}
+        type="number"
+        min={min}
+        max={max}
+        className={input}
+        value={values[key]}
+        onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
+      />
+    </div>
+  );
   return (
     <section className="space-y-2">
       <h2 className="text-lg font-semibold">{t.settingsTitle}</h2>
@@ -165,11 +195,26 @@ function SettingsSection() {
       <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"
-          checked={settings.data.enabled}
-          onChange={(e) => void toggle(e.target.checked)}
+          checked={data.enabled}
+          onChange={(e) => void save(e.target.checked)}
         />
         {t.notifyEnabled}
       </label>
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(data.enabled);
+        }}
+      >
+        {field('repeat_max', t.repeatMaxSetting, 0, 100)}
+        {field('flap_threshold', t.flapThreshold, 0, 100)}
+        {field('flap_window_min', t.flapWindow, 1, 1440)}
+        <button type="submit" className={btnSecondary} disabled={draft === null}>
+          {t.saveSettings}
+        </button>
+      </form>
+      <p className={`text-xs ${muted}`}>{t.flapHint}</p>
     </section>
   );
 }
@@ -263,6 +308,7 @@ export function AdminAlertsPage() {
       </section>
       {mounts.error !== null && <ErrorMessage error={mounts.error} onRetry={mounts.reload} />}
       {mounts.data && <MountsSection mounts={mounts.data} onChanged={mounts.reload} />}
+      {mounts.data && <SilencesSection mounts={mounts.data} />}
       <SettingsSection />
       {editing !== null && (
         <AlertRuleDialog

@@ -33,8 +33,17 @@ export function AlertRuleDialog(props: {
     cooldown_min: r?.cooldown_min ?? 0,
     threshold_mode: r?.threshold_mode ?? 'static',
     threshold_offset: r?.threshold_offset ?? 0,
+    clear_threshold: r?.clear_threshold ?? null,
+    repeat_interval_min: r?.repeat_interval_min ?? 0,
+    repeat_max: r?.repeat_max ?? null,
   });
   const [threshold, setThreshold] = useState(String(form.threshold));
+  const [clear, setClear] = useState(
+    form.clear_threshold === null ? '' : String(form.clear_threshold),
+  );
+  const [repeatMax, setRepeatMax] = useState(
+    form.repeat_max === null ? '' : String(form.repeat_max),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const set = <K extends keyof AlertRuleInput>(k: K, v: AlertRuleInput[K]) =>
@@ -49,6 +58,8 @@ export function AlertRuleDialog(props: {
       ...form,
       name: form.name.trim(),
       threshold: Number(threshold),
+      clear_threshold: clear.trim() === '' ? null : Number(clear),
+      repeat_max: repeatMax.trim() === '' ? null : Number(repeatMax),
       threshold_mode: corePlusAllowed ? form.threshold_mode : 'static',
       threshold_offset:
         corePlusAllowed && form.threshold_mode === 'core_plus' ? form.threshold_offset : 0,
@@ -128,6 +139,20 @@ export function AlertRuleDialog(props: {
             />
           </div>
         </div>
+        <div>
+          <label htmlFor="rule-clear" className={label}>
+            {t.clearThreshold}
+          </label>
+          <input
+            id="rule-clear"
+            className={input}
+            inputMode="decimal"
+            placeholder={t.clearThresholdSame}
+            value={clear}
+            onChange={(e) => setClear(e.target.value)}
+          />
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t.clearThresholdHint}</p>
+        </div>
         {corePlusAllowed && (
           <div className="grid grid-cols-2 gap-2">
             <div>
@@ -191,6 +216,37 @@ export function AlertRuleDialog(props: {
               className={input}
               value={form.cooldown_min}
               onChange={(e) => set('cooldown_min', Number(e.target.value))}
+            />
+          </div>
+        </div>
+        <div className="grid grid-cols-2 gap-2">
+          <div>
+            <label htmlFor="rule-repeat" className={label}>
+              {t.repeatInterval}
+            </label>
+            <input
+              id="rule-repeat"
+              type="number"
+              min={0}
+              max={1440}
+              className={input}
+              value={form.repeat_interval_min}
+              onChange={(e) => set('repeat_interval_min', Number(e.target.value))}
+            />
+          </div>
+          <div>
+            <label htmlFor="rule-repeat-max" className={label}>
+              {t.repeatMax}
+            </label>
+            <input
+              id="rule-repeat-max"
+              type="number"
+              min={0}
+              max={100}
+              className={input}
+              placeholder={t.repeatMaxGlobal}
+              value={repeatMax}
+              onChange={(e) => setRepeatMax(e.target.value)}
             />
           </div>
         </div>

@@ -85,6 +85,9 @@ export function ChannelDialog(props: {
   const [values, setValues] = useState<Record<string, string>>(() => initialValues(c));
   const [useTls, setUseTls] = useState(c?.config?.use_tls === true);
   const [enabled, setEnabled] = useState(c?.enabled ?? true);
+  const stored = c?.config?.digest_sec;
+  const [digest, setDigest] = useState(typeof stored === 'number' ? stored : 0);
+  const digestOptions = [...new Set([0, 30, 60, 300, 900, digest])].sort((a, b) => a - b);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -96,7 +99,10 @@ export function ChannelDialog(props: {
       name,
       type,
       enabled,
-      config: buildConfig(type, mode, values, useTls),
+      config: {
+        ...buildConfig(type, mode, values, useTls),
+        ...(digest > 0 ? { digest_sec: digest } : {}),
+      },
       ...(c ? { revision: c.revision } : {}),
     };
     try {
@@ -224,6 +230,24 @@ export function ChannelDialog(props: {
             {t.fields.use_tls}
           </label>
         )}
+        <div>
+          <label htmlFor="channel-digest" className={label}>
+            {t.digest}
+          </label>
+          <select
+            id="channel-digest"
+            className={input}
+            value={digest}
+            onChange={(e) => setDigest(Number(e.target.value))}
+          >
+            {digestOptions.map((sec) => (
+              <option key={sec} value={sec}>
+                {t.digestOption(sec)}
+              </option>
+            ))}
+          </select>
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t.digestHint}</p>
+        </div>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
           {t.enabled}

@@ -5,6 +5,9 @@ import { defineRoute } from '../../../route-def.js';
 import { decodeCursor, encodeCursor, EventItem, presentEvent } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 export const EVENTS_DEFAULT_LIMIT = 200;
 export const EVENTS_MAX_LIMIT = 500;
 
@@ -37,7 +40,7 @@ function time(text: string | undefined, name: string): number | undefined {
  * GET /api/admin/alerts/events/ — alert records, latest trigger first, keyset-paged so new
  * events never shift a page already read. `limit` above 500 is clamped (reference §8.7).
  */
-export function adminAlertEventsListRoute(deps: AppDeps) {
+export function adminAlertEventsListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/events/',

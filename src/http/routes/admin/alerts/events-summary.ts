@@ -3,6 +3,9 @@ import { defineRoute } from '../../../route-def.js';
 import { rfc3339 } from '../../../../platform/time-format.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Response = Type.Object({
   items: Type.Array(
     Type.Object({
@@ -17,7 +20,7 @@ const Response = Type.Object({
 });
 
 /** GET /api/admin/alerts/events/summary — open alerts per node (the dashboard badge). */
-export function adminAlertEventsSummaryRoute(deps: AppDeps) {
+export function adminAlertEventsSummaryRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/events/summary',

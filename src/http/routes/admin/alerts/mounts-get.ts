@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Response = Type.Object({
   rules: Type.Array(
     Type.Object({
@@ -26,7 +29,7 @@ const Response = Type.Object({
 });
 
 /** GET /api/admin/alerts/mounts/ — built-ins first, then user rules; one entry per node and rule. */
-export function adminAlertMountsGetRoute(deps: AppDeps) {
+export function adminAlertMountsGetRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/mounts/',

@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 const Body = Type.Object({
   rule_ids: Type.Array(Type.Integer(), { minItems: 1, maxItems: 10_000 }),
   server_ids: Type.Array(Type.Integer(), { minItems: 1, maxItems: 10_000 }),
@@ -9,7 +12,7 @@ const Body = Type.Object({
 });
 
 /** PUT /api/admin/alerts/mounts/ — mounts or unmounts rules on nodes; 204. */
-export function adminAlertMountsPutRoute(deps: AppDeps) {
+export function adminAlertMountsPutRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/alerts/mounts/',

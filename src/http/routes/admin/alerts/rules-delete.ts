@@ -3,8 +3,11 @@ import { IdParams } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 import { ruleId } from './rule-id.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /** DELETE /api/admin/alerts/rules/{id} — soft delete; open events close (rule_deleted). */
-export function adminAlertRulesDeleteRoute(deps: AppDeps) {
+export function adminAlertRulesDeleteRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/admin/alerts/rules/:id',

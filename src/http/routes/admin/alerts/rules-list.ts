@@ -3,8 +3,11 @@ import { defineRoute } from '../../../route-def.js';
 import { presentRule, RuleItem } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /** GET /api/admin/alerts/rules/ — user rules, newest first (built-ins are in mounts). */
-export function adminAlertRulesListRoute(deps: AppDeps) {
+export function adminAlertRulesListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/rules/',

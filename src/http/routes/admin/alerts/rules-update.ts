@@ -4,8 +4,11 @@ import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 import { ruleId } from './rule-id.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'alerts'>;
+
 /** PATCH /api/admin/alerts/rules/{id} — partial update; built-ins answer 409. */
-export function adminAlertRulesUpdateRoute(deps: AppDeps) {
+export function adminAlertRulesUpdateRoute(deps: Deps) {
   return defineRoute({
     method: 'PATCH',
     path: '/api/admin/alerts/rules/:id',

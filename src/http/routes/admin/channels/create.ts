@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 /** POST /api/admin/alerts/channels/ — create; secrets are sealed before they are stored. */
-export function adminChannelsCreateRoute(deps: AppDeps) {
+export function adminChannelsCreateRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/alerts/channels/',

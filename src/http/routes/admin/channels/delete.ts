@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 /** DELETE /api/admin/alerts/channels/{id} — discards unsent items, drops it from settings. */
-export function adminChannelsDeleteRoute(deps: AppDeps) {
+export function adminChannelsDeleteRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/admin/alerts/channels/:id',

@@ -3,8 +3,11 @@ import { IdParams, pathId } from '../../../schemas/common.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 /** PUT /api/admin/alerts/channels/{id}/enabled — `{enabled}`; disabling pauses unsent items. */
-export function adminChannelsEnabledRoute(deps: AppDeps) {
+export function adminChannelsEnabledRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/alerts/channels/:id/enabled',

@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { presentChannel } from '../../../presenters/channels.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 /** GET /api/admin/alerts/channels/ — every channel, newest first, with delivery health. */
-export function adminChannelsListRoute(deps: AppDeps) {
+export function adminChannelsListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/alerts/channels/',

@@ -2,10 +2,13 @@ import { defineRoute } from '../../../route-def.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 const BASE = '/api/admin/alerts/channels/telegram/mtproto';
 
 /** POST …/mtproto/code — `{channel_id}` → `{login_id, timeout?}`; Telegram sends a code. */
-export function adminMtprotoCodeRoute(deps: AppDeps) {
+export function adminMtprotoCodeRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: `${BASE}/code`,
@@ -23,7 +26,7 @@ export function adminMtprotoCodeRoute(deps: AppDeps) {
 }
 
 /** POST …/mtproto/verify — `{login_id, code}` → 204, or 200 `{password_required: true}`. */
-export function adminMtprotoVerifyRoute(deps: AppDeps) {
+export function adminMtprotoVerifyRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: `${BASE}/verify`,
@@ -40,7 +43,7 @@ export function adminMtprotoVerifyRoute(deps: AppDeps) {
 }
 
 /** POST …/mtproto/password — `{login_id, password}` → 204 (session saved). */
-export function adminMtprotoPasswordRoute(deps: AppDeps) {
+export function adminMtprotoPasswordRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: `${BASE}/password`,
@@ -56,7 +59,7 @@ export function adminMtprotoPasswordRoute(deps: AppDeps) {
 }
 
 /** POST …/mtproto/ping — `{channel_id}` → `{valid, reason?}`. */
-export function adminMtprotoPingRoute(deps: AppDeps) {
+export function adminMtprotoPingRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: `${BASE}/ping`,

@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'channels'>;
+
 /** POST /api/admin/alerts/channels/{id}/test — `{title?, message?}`; sends now. */
-export function adminChannelsTestRoute(deps: AppDeps) {
+export function adminChannelsTestRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/alerts/channels/:id/test',

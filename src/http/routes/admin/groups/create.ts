@@ -2,13 +2,16 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'groups'>;
+
 const Body = Type.Object({
   name: Type.Optional(Type.String()),
   remark: Type.Optional(Type.String()),
 });
 
 /** POST /api/admin/groups/ — 400 invalid_name / invalid_remark, else 204. */
-export function adminGroupsCreateRoute(deps: AppDeps) {
+export function adminGroupsCreateRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/groups/',

@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'groups'>;
+
 const GroupItem = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -10,7 +13,7 @@ const GroupItem = Type.Object({
 });
 
 /** GET /api/admin/groups/ — live groups by id with their live node counts. */
-export function adminGroupsListRoute(deps: AppDeps) {
+export function adminGroupsListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/groups/',

@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'groups'>;
+
 /** GET /api/admin/groups/map — `{"<id>": "<name>"}` for every live group. */
-export function adminGroupsMapRoute(deps: AppDeps) {
+export function adminGroupsMapRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/groups/map',

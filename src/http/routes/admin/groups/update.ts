@@ -3,13 +3,16 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'groups'>;
+
 const Body = Type.Object({
   name: Type.Optional(Type.String()),
   remark: Type.Optional(Type.String()),
 });
 
 /** PATCH /api/admin/groups/{id} — partial rename; 400 invalid_fields / no_fields, 404. */
-export function adminGroupsUpdateRoute(deps: AppDeps) {
+export function adminGroupsUpdateRoute(deps: Deps) {
   return defineRoute({
     method: 'PATCH',
     path: '/api/admin/groups/:id',

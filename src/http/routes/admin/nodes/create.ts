@@ -1,11 +1,14 @@
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodes'>;
+
 /**
  * POST /api/admin/nodes/ — a hidden placeholder node with a generated secret. Any JSON body is
  * ignored; the client reads the new node from the list.
  */
-export function adminNodesCreateRoute(deps: AppDeps) {
+export function adminNodesCreateRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/nodes/',

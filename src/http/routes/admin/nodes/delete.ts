@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodes'>;
+
 /** DELETE /api/admin/nodes/{id} (also with a trailing slash) — soft delete, secret freed. */
-export function adminNodesDeleteRoute(deps: AppDeps) {
+export function adminNodesDeleteRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/admin/nodes/:id',

@@ -5,6 +5,9 @@ import { installAddress, requestBaseUrl } from '../../../../domain/nodes/install
 import { publishedAgents } from '../../../../deploy/published-agents.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'agentAssets' | 'config'>;
+
 const Script = Type.Object({ url: Type.String(), command_prefix: Type.String() });
 const Agent = Type.Object({
   id: Type.String(),
@@ -33,7 +36,7 @@ const present = (s: InstallScript) => ({ url: s.url, command_prefix: s.commandPr
  * the address they use (the browser's own when no public URL is configured, with a warning for
  * a loopback one) and which standalone agent builds are published.
  */
-export function adminNodesDeployRoute(deps: AppDeps) {
+export function adminNodesDeployRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/nodes/deploy',

@@ -3,12 +3,15 @@ import { defineRoute } from '../../../route-def.js';
 import { Int64 } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodes'>;
+
 const Ids = Type.Array(Int64);
 /** `{"ids": [...]}`; a bare array is read the same way. */
 const Body = Type.Union([Type.Object({ ids: Type.Optional(Ids) }), Ids]);
 
 /** PUT /api/admin/nodes/display-order — first id shown first; every live node exactly once. */
-export function adminNodesDisplayOrderRoute(deps: AppDeps) {
+export function adminNodesDisplayOrderRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/nodes/display-order',

@@ -3,8 +3,11 @@ import { defineRoute } from '../../../route-def.js';
 import { AdminNodeSchema, presentAdminNode } from '../../../presenters/nodes.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodes'>;
+
 /** GET /api/admin/nodes/ — every live node, highest display_order first. */
-export function adminNodesListRoute(deps: AppDeps) {
+export function adminNodesListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/nodes/',

@@ -4,6 +4,9 @@ import { pathId } from '../../../schemas/common.js';
 import { AppError } from '../../../../errors/app-error.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 const PATH = '/api/admin/nodes/:id/traffic/adjustments';
 
 /** A recorded bill (calibration), as every adjustment endpoint answers it. */
@@ -48,7 +51,7 @@ const BODY_ERRORS = [
 ] as const;
 
 /** GET …/traffic/adjustments?iface= — every recorded bill of the node, newest first. */
-export function adminTrafficAdjustmentsListRoute(deps: AppDeps) {
+export function adminTrafficAdjustmentsListRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: PATH,
@@ -72,7 +75,7 @@ export function adminTrafficAdjustmentsListRoute(deps: AppDeps) {
 }
 
 /** POST …/traffic/adjustments — record what the provider billed for a closed cycle (201). */
-export function adminTrafficAdjustmentsCreateRoute(deps: AppDeps) {
+export function adminTrafficAdjustmentsCreateRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: PATH,
@@ -94,7 +97,7 @@ export function adminTrafficAdjustmentsCreateRoute(deps: AppDeps) {
 }
 
 /** POST …/traffic/adjustments/{adjustmentId}/revoke — figures return to raw; the record stays. */
-export function adminTrafficAdjustmentsRevokeRoute(deps: AppDeps) {
+export function adminTrafficAdjustmentsRevokeRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: `${PATH}/:adjustmentId/revoke`,

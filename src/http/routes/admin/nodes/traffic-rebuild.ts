@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 /** GET /api/admin/nodes/traffic/rebuild — the rebuild task state (spec §2.8). */
-export function adminTrafficRebuildStateRoute(deps: AppDeps) {
+export function adminTrafficRebuildStateRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/nodes/traffic/rebuild',
@@ -13,7 +16,7 @@ export function adminTrafficRebuildStateRoute(deps: AppDeps) {
 }
 
 /** POST /api/admin/nodes/{id}/traffic/rebuild — rewrite the node's 5-minute facts (202). */
-export function adminTrafficRebuildRoute(deps: AppDeps) {
+export function adminTrafficRebuildRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/nodes/:id/traffic/rebuild',

@@ -3,6 +3,9 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, Int64, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodes'>;
+
 const Body = Type.Object({
   name: Type.Optional(Type.String()),
   is_guest_visible: Type.Optional(Type.Boolean()),
@@ -20,7 +23,7 @@ const Body = Type.Object({
 });
 
 /** PATCH /api/admin/nodes/{id} (also with a trailing slash) — every field of spec §2.3. */
-export function adminNodesUpdateRoute(deps: AppDeps) {
+export function adminNodesUpdateRoute(deps: Deps) {
   return defineRoute({
     method: 'PATCH',
     path: '/api/admin/nodes/:id',

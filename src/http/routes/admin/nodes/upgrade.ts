@@ -2,8 +2,11 @@ import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'nodeUpgrades'>;
+
 /** POST /api/admin/nodes/{id}/upgrade — queue the bundled agent for the node's next report. */
-export function adminNodesUpgradeRoute(deps: AppDeps) {
+export function adminNodesUpgradeRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/nodes/:id/upgrade',

@@ -4,8 +4,11 @@ import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, period, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 /** GET /api/statistics/traffic/daily?server_id=&iface=&period= — days of a cycle (Billing). */
-export function trafficDailyRoute(deps: AppDeps) {
+export function trafficDailyRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/statistics/traffic/daily',

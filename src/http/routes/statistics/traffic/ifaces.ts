@@ -4,8 +4,11 @@ import type { AppDeps } from '../../../../deps.js';
 import { serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 /** GET /api/statistics/traffic/ifaces?server_id= — interfaces the node has reported. */
-export function trafficIfacesRoute(deps: AppDeps) {
+export function trafficIfacesRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/statistics/traffic/ifaces',

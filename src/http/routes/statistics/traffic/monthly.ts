@@ -4,8 +4,11 @@ import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, months, period, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 /** GET /api/statistics/traffic/monthly?server_id=&iface=&months=&period= — cycle history. */
-export function trafficMonthlyRoute(deps: AppDeps) {
+export function trafficMonthlyRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/statistics/traffic/monthly',

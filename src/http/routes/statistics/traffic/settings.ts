@@ -2,10 +2,13 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'config' | 'trafficSettings'>;
+
 const PATH = '/api/statistics/traffic/settings';
 
 /** GET /api/statistics/traffic/settings — global traffic settings (cycles are per node). */
-export function trafficSettingsRoute(deps: AppDeps) {
+export function trafficSettingsRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: PATH,
@@ -35,7 +38,7 @@ export function trafficSettingsRoute(deps: AppDeps) {
 }
 
 /** PATCH /api/statistics/traffic/settings — guest_access_mode, usage_mode, direction_mode. */
-export function trafficSettingsPatchRoute(deps: AppDeps) {
+export function trafficSettingsPatchRoute(deps: Deps) {
   return defineRoute({
     method: 'PATCH',
     path: PATH,

@@ -4,8 +4,11 @@ import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'traffic'>;
+
 /** GET /api/statistics/traffic/summary?server_id=&iface= — the current billing cycle. */
-export function trafficSummaryRoute(deps: AppDeps) {
+export function trafficSummaryRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/statistics/traffic/summary',

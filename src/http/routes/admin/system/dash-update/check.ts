@@ -2,8 +2,11 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { parseChannel, UpdateQuery } from '../../../../schemas/dash-update.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'updater'>;
+
 /** GET /api/admin/system/dash-update/check?channel= — target version and install_revision. */
-export function dashUpdateCheckRoute(deps: AppDeps) {
+export function dashUpdateCheckRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/system/dash-update/check',

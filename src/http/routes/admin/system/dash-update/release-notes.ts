@@ -2,8 +2,11 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { parseChannel, parseLang, UpdateQuery } from '../../../../schemas/dash-update.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings' | 'updater'>;
+
 /** GET /api/admin/system/dash-update/release-notes?lang= — newest release's notes, escaped HTML. */
-export function dashUpdateReleaseNotesRoute(deps: AppDeps) {
+export function dashUpdateReleaseNotesRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/system/dash-update/release-notes',

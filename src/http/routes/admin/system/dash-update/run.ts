@@ -2,11 +2,14 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { parseAction, parseChannel, parseLang, RunBody } from '../../../../schemas/dash-update.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'updater'>;
+
 /**
  * POST /api/admin/system/dash-update/run — 202 with the new job; 409 with the running job's
  * state when one is in flight. A stale plan is accepted and fails as install_changed.
  */
-export function dashUpdateRunRoute(deps: AppDeps) {
+export function dashUpdateRunRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/system/dash-update/run',

@@ -2,8 +2,11 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { SettingsResponse } from '../../../../presenters/settings.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings'>;
+
 /** GET /api/admin/system/settings/ — every system setting. */
-export function settingsDetailRoute(deps: AppDeps) {
+export function settingsDetailRoute(deps: Deps) {
   return defineRoute({
     method: 'GET',
     path: '/api/admin/system/settings/',

@@ -2,8 +2,11 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { SettingsBody } from '../../../../presenters/settings.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings'>;
+
 /** PATCH /api/admin/system/settings/ — partial update. */
-export function settingsPatchRoute(deps: AppDeps) {
+export function settingsPatchRoute(deps: Deps) {
   return defineRoute({
     method: 'PATCH',
     path: '/api/admin/system/settings/',

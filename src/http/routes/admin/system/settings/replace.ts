@@ -2,8 +2,11 @@ import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 import { SettingsBody } from '../../../../presenters/settings.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'systemSettings'>;
+
 /** PUT /api/admin/system/settings/ — replace; the first six fields are required. */
-export function settingsReplaceRoute(deps: AppDeps) {
+export function settingsReplaceRoute(deps: Deps) {
   return defineRoute({
     method: 'PUT',
     path: '/api/admin/system/settings/',

@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'themes'>;
+
 /** POST /api/admin/system/themes/{id}/apply — `default`, a built-in or a valid uploaded theme. */
-export function themesApplyRoute(deps: AppDeps) {
+export function themesApplyRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/system/themes/:id/apply',

@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'themes'>;
+
 /** DELETE /api/admin/system/themes/{id} — built-in and active themes answer 409. */
-export function themesDeleteRoute(deps: AppDeps) {
+export function themesDeleteRoute(deps: Deps) {
   return defineRoute({
     method: 'DELETE',
     path: '/api/admin/system/themes/:id',

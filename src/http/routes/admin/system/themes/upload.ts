@@ -4,6 +4,9 @@ import type { AppDeps } from '../../../../../deps.js';
 import { AppError } from '../../../../../errors/app-error.js';
 import { THEME_LIMITS } from '../../../../../domain/themes/limits.js';
 
+/** The services these routes use (not the whole composition root). */
+type Deps = Pick<AppDeps, 'themes'>;
+
 /** Multipart limits: one file part of at most the zip limit, a few small fields at most. */
 const FORM_LIMITS = {
   fileSize: THEME_LIMITS.zipBytes,
@@ -33,7 +36,7 @@ function formError(err: unknown): AppError {
  * §9.3); 201 with the stored theme's list item. The whole package is checked in memory before
  * anything is written.
  */
-export function themesUploadRoute(deps: AppDeps) {
+export function themesUploadRoute(deps: Deps) {
   return defineRoute({
     method: 'POST',
     path: '/api/admin/system/themes/upload',

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { AppError } from '../errors/app-error.js';
 import { JsonSyntaxError, parseStrictJsonBuffer } from './strict-json.js';
-import { NodeReportSchema, type NodeReport } from '../protocol/node-report.js';
+import { NodeReportSchema, type NodeReport } from './node-report.js';
 
 /**
  * Reads a metrics report body: strict JSON (duplicate keys, invalid UTF-8, 64-bit ranges),

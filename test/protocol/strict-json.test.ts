@@ -3,7 +3,7 @@ import {
   parseStrictJson,
   parseStrictJsonBuffer,
   JsonSyntaxError,
-} from '../../src/http/strict-json.js';
+} from '../../src/protocol/strict-json.js';
 
 const bad = (text: string) => () => parseStrictJson(text);
 

@@ -3,7 +3,7 @@ import {
   JsonSyntaxError,
   parseStrictJson,
   parseStrictJsonSlow,
-} from '../../src/http/strict-json.js';
+} from '../../src/protocol/strict-json.js';
 import { agentReport } from '../support/agent-payloads.js';
 
 /** Both readers must agree on every input: same value, or both reject. */

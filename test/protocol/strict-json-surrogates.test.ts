@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonSyntaxError, parseStrictJson } from '../../src/http/strict-json.js';
+import { JsonSyntaxError, parseStrictJson } from '../../src/protocol/strict-json.js';
 import { buildTestApp, type TestApp } from '../support/build-app.js';
 import { adminHeaders } from '../support/credentials.js';
 import { seedNode } from '../support/seed-nodes.js';

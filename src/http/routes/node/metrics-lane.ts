@@ -1,14 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { AppDeps } from '../../deps.js';
-import { clientAddressKey } from '../../domain/auth/client-network.js';
-import { ACCEPTS_GZIP_HEADERS, bodyCoding, gunzipBody } from '../body-encoding.js';
-import { writeJson } from '../fast-lane-reply.js';
-import { isJsonMediaType } from '../media-type.js';
-import { NODE_BODY_LIMIT } from '../route-def.js';
-import { errorBody, toAppError, type FastLane } from '../server.js';
+import type { AppDeps } from '../../../deps.js';
+import { clientAddressKey } from '../../../domain/auth/client-network.js';
+import { ACCEPTS_GZIP_HEADERS, bodyCoding, gunzipBody } from '../../body-encoding.js';
+import { writeJson } from '../../fast-lane-reply.js';
+import { isJsonMediaType } from '../../media-type.js';
+import { metricsReply } from '../../presenters/node-metrics.js';
+import { NODE_BODY_LIMIT, type FastLane } from '../../route-def.js';
+import { errorBody, toAppError } from '../../server.js';
 
-type LaneDeps = Pick<
+export type LaneDeps = Pick<
   AppDeps,
   'clock' | 'log' | 'nodeSecrets' | 'metricsIngest' | 'nodeUpgrades' | 'nodeAuthLimiter'
 >;
@@ -18,7 +19,7 @@ type LaneDeps = Pick<
  * the router, hooks and reply pipeline are a large share of its cost on the HTTP thread. The
  * lane takes only a well-formed request from a known node — exact path, JSON media type, a
  * Content-Length within the limit, no transfer coding, no content coding or gzip — and answers
- * it exactly as the route does (routes/node/metrics.ts; tests compare the two). A gzip body is
+ * it exactly as the route does (./metrics.ts; tests compare the two). A gzip body is
  * decoded with zlib's asynchronous API (thread pool) under the same limits as the route's.
  * Anything else, including every 401 case and 413/415 before the body is read, is left to the
  * router.
@@ -82,16 +83,7 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
           ip: clientIp(req),
           bodyDisposable: true,
         })
-        .then(({ update }) => {
-          const u = update && {
-            id: update.id,
-            version: update.version,
-            url: update.url,
-            sha256: update.sha256,
-            size: update.size,
-          };
-          answer(200, JSON.stringify({ ok: true, update: u }));
-        }, fail);
+        .then(({ update }) => answer(200, JSON.stringify(metricsReply(update))), fail);
     };
     req.on('end', () => {
       if (coding === 'gzip') gunzipBody(body, NODE_BODY_LIMIT).then(ingest, fail);

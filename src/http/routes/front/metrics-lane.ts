@@ -1,10 +1,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import type { AuthService } from '../../domain/auth/auth-service.js';
-import type { Audience, FrontMetricsCache } from '../front-metrics-cache.js';
-import { snapshotAnswer, type SnapshotAnswer } from '../front-metrics-answer.js';
-import { jsonHeaders } from '../fast-lane-reply.js';
-import { bearerTokenOf } from '../plugins/admin-guard.js';
-import { hasBody, type FastLane } from '../server.js';
+import type { AuthService } from '../../../domain/auth/auth-service.js';
+import type { Audience, FrontMetricsCache } from './metrics-cache.js';
+import { snapshotAnswer, type SnapshotAnswer } from './metrics-answer.js';
+import { jsonHeaders } from '../../fast-lane-reply.js';
+import { bearerTokenOf } from '../../plugins/admin-guard.js';
+import type { FastLane } from '../../route-def.js';
+import { hasBody } from '../../server.js';
 
 const PATH = '/api/front/metrics';
 

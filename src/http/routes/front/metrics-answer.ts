@@ -1,4 +1,4 @@
-import type { FrontSnapshot } from './front-metrics-cache.js';
+import type { FrontSnapshot } from './metrics-cache.js';
 
 /** Responses differ by audience (the bearer token) and by compression. */
 export const FRONT_METRICS_VARY = 'Authorization, Accept-Encoding';
