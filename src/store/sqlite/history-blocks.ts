@@ -4,7 +4,7 @@ import {
   encodeBlock,
   type BlockData,
   type BlockSeries,
-} from '../../domain/history/block-codec.js';
+} from '../history-blocks/block-codec.js';
 import type { DeviceKind } from '../ports.js';
 import {
   ByteReader,

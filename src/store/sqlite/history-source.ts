@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { BlockView } from '../../domain/history/block-codec.js';
+import { BlockView } from '../history-blocks/block-codec.js';
 import type { DeviceKind } from '../ports.js';
 import {
   HOST_KIND,

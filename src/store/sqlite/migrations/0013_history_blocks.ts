@@ -5,7 +5,7 @@ import { sealAll } from '../history-blocks.js';
  * Raw history as compressed column blocks (issue 22, store/sqlite/history-blocks.ts).
  *
  * `metrics_blocks` holds one row per node and sealed window: the window's reports as columns
- * (domain/history/block-codec.ts), first and last receive time and the point count; the index
+ * (store/history-blocks/block-codec.ts), first and last receive time and the point count; the index
  * finds a node's blocks by start time (a block spans at most an hour). `metrics_raw` stays as
  * the open block. `metrics_block_days` counts the bytes and points sealed per UTC day, so the
  * size budget and the growth figure never scan blocks.

@@ -5,7 +5,7 @@ import {
   decodeBlock,
   encodeBlock,
   type BlockData,
-} from '../../../src/domain/history/block-codec.js';
+} from '../../../src/store/history-blocks/block-codec.js';
 
 /** Bit-exact comparison (distinguishes -0 from 0, unlike toEqual's Object.is on numbers only). */
 function bits(v: number | null): string {
