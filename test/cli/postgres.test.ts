@@ -75,6 +75,8 @@ describe.skipIf(unavailable !== undefined)('dash migrate on PostgreSQL', () => {
     const lacking = SQLITE_MIGRATIONS.filter(
       (m) => !POSTGRES_MIGRATIONS.some((p) => p.id === m.id),
     ).map((m) => m.id);
+    // History blocks (0013) are copied as raw rows, so a current SQLite database is accepted.
+    expect(lacking).not.toContain('0013_history_blocks');
     if (lacking.length > 0) {
       // SQLite gained a migration PostgreSQL has no counterpart for yet: refused by name.
       expect(r.status).toBe(1);

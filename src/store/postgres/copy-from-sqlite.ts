@@ -2,6 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './migrations/index.js';
 import { SQLITE_MIGRATIONS } from '../sqlite/migrations/index.js';
+import { blockToRows, encodeStoredDevices } from '../sqlite/history-blocks.js';
+import { HOST_COLUMNS } from '../sqlite/metrics-codec.js';
+import { BlockView } from '../history-blocks/block-codec.js';
 import { ensurePartitionDays, PARTITIONED_TABLES } from './partitions.js';
 
 export class MigrateDataError extends Error {
@@ -29,6 +32,12 @@ const MAX_ROWS = 1000;
 /** Tables other tables reference: copied first (foreign keys are checked row by row). */
 const PARENTS = ['settings', 'groups', 'nodes', 'alert_events'];
 
+/**
+ * SQLite tables PostgreSQL does not have: the compressed history blocks of SQLite 0013 and
+ * their per-day accounting. Their points are copied as rows of `metrics_raw` instead.
+ */
+export const SQLITE_ONLY_TABLES: readonly string[] = ['metrics_blocks', 'metrics_block_days'];
+
 function migrationIds(db: BetterSqlite3.Database): string[] {
   const has = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
@@ -46,6 +55,11 @@ function migrationIds(db: BetterSqlite3.Database): string[] {
  * history partitions are created for every day the source holds; identity sequences continue
  * after the highest copied id. Before COMMIT the row count of every table is compared with the
  * source and any difference aborts the copy.
+ *
+ * Raw history that SQLite sealed into blocks (`metrics_blocks`) is decoded and inserted as rows
+ * of `metrics_raw` next to SQLite's open raw rows, so PostgreSQL holds every point as a row; the
+ * block tables themselves are not copied. For `metrics_raw` the source count is the open rows
+ * plus the points of every block.
  */
 export async function copySqliteToPostgres(
   source: BetterSqlite3.Database,
@@ -68,7 +82,7 @@ export async function copySqliteToPostgres(
     );
   }
 
-  const tables = (
+  const all = (
     source
       .prepare(
         `SELECT name FROM sqlite_master WHERE type = 'table'
@@ -76,6 +90,8 @@ export async function copySqliteToPostgres(
       )
       .all() as Array<{ name: string }>
   ).map((r) => r.name);
+  const hasBlocks = all.includes('metrics_blocks');
+  const tables = all.filter((t) => !SQLITE_ONLY_TABLES.includes(t));
   tables.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
   const client = await target.connect();
@@ -95,7 +111,14 @@ export async function copySqliteToPostgres(
           `PostgreSQL has no ${have ? `column(s) ${absent.join(', ')} in ` : ''}table ${table}; nothing was copied`,
         );
       }
-      const total = (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const blocks = table === 'metrics_raw' && hasBlocks;
+      let total = (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      if (blocks) {
+        total += source
+          .prepare('SELECT coalesce(sum(count), 0) FROM metrics_blocks')
+          .pluck()
+          .get() as number;
+      }
       const nonEmpty = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
       if (nonEmpty.rowCount !== 0) {
         throw new MigrateDataError(
@@ -110,6 +133,7 @@ export async function copySqliteToPostgres(
           )
           .pluck()
           .all() as number[];
+        if (blocks) days.push(...blockDays(source));
         await ensurePartitionDays(client, days);
       }
       onProgress({ table, copied: 0, total });
@@ -136,6 +160,12 @@ export async function copySqliteToPostgres(
       for (const row of rows) {
         chunk.push(row);
         if (chunk.length >= perStatement) await flush();
+      }
+      if (blocks) {
+        for (const row of blockRows(source, cols)) {
+          chunk.push(row);
+          if (chunk.length >= perStatement) await flush();
+        }
       }
       await flush();
       // Identity columns continue after the highest copied id.
@@ -171,6 +201,47 @@ export async function copySqliteToPostgres(
   } finally {
     client.release();
     source.exec('COMMIT');
+  }
+}
+
+/** Day starts of every block's first and last point (partitions are per UTC day). */
+function blockDays(source: BetterSqlite3.Database): number[] {
+  return source
+    .prepare(
+      `SELECT (t_start / 86400000) * 86400000 FROM metrics_blocks
+       UNION SELECT (t_end / 86400000) * 86400000 FROM metrics_blocks`,
+    )
+    .pluck()
+    .all() as number[];
+}
+
+/**
+ * Every point of every block as a `metrics_raw` row in the order of `cols`: node, receive time,
+ * the stored host integers and a devices blob built from the stored device values.
+ */
+function* blockRows(source: BetterSqlite3.Database, cols: readonly string[]): Generator<unknown[]> {
+  const hostIndex = new Map<string, number>(HOST_COLUMNS.map((c, i) => [c, i]));
+  const unknown = cols.filter(
+    (c) => c !== 'node_id' && c !== 'received_at' && c !== 'devices' && !hostIndex.has(c),
+  );
+  if (unknown.length > 0) {
+    throw new MigrateDataError(
+      `history blocks do not hold metrics_raw column(s) ${unknown.join(', ')}; nothing was copied`,
+    );
+  }
+  const blocks = source
+    .prepare('SELECT node_id, data FROM metrics_blocks ORDER BY node_id, t_start, id')
+    .raw()
+    .iterate() as Iterable<[number, Uint8Array]>;
+  for (const [nodeId, data] of blocks) {
+    for (const row of blockToRows(new BlockView(data))) {
+      yield cols.map((c) => {
+        if (c === 'node_id') return nodeId;
+        if (c === 'received_at') return row.at;
+        if (c === 'devices') return encodeStoredDevices(row.devices);
+        return row.host[hostIndex.get(c)!] ?? null;
+      });
+    }
   }
 }
 

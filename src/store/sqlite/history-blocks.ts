@@ -8,6 +8,7 @@ import {
 import type { DeviceKind } from '../ports.js';
 import {
   ByteReader,
+  ByteWriter,
   DEVICE_KIND_CODE,
   DEVICE_KIND_ORDER,
   DEVICE_SCALES,
@@ -74,6 +75,26 @@ export function storedDevices(blob: Uint8Array | null): StoredRow['devices'] {
     }
   }
   return out;
+}
+
+/**
+ * A raw devices blob from stored (already scaled) values, as the writer lays it out: every kind
+ * in DEVICE_KIND_ORDER with its count, devices of a kind in the order given. The inverse of
+ * `storedDevices` up to the order of devices within a kind.
+ */
+export function encodeStoredDevices(devices: StoredRow['devices']): Buffer {
+  const w = new ByteWriter();
+  for (const kind of DEVICE_KIND_ORDER) {
+    const code = DEVICE_KIND_CODE[kind];
+    const width = DEVICE_SCALES[kind].length;
+    const list = devices.filter((d) => d.kind === code);
+    w.varint(list.length);
+    for (const d of list) {
+      w.varint(d.id);
+      for (let i = 0; i < width; i++) w.varint(d.values[i] ?? 0);
+    }
+  }
+  return w.finish();
 }
 
 /** Turns stored rows (ascending) into block columns: host series with any value, then devices. */
