@@ -44,7 +44,8 @@ export const LAYERS = {
   workers: {
     may: ['domain', 'platform', 'errors', 'protocol', 'config', 'store/ports', 'store/engine'],
   },
-  agent: { may: [] },
+  // Bundled alone: only types of the wire model (erased from the bundle).
+  agent: { may: [], types: ['protocol'] },
   'app.ts': { may: ['http', 'http/static'], types: ['deps.ts'] },
   // Composition roots and commands: anything.
   'deps.ts': { may: ['*'] },

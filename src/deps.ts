@@ -38,6 +38,8 @@ import type { HistoryRepo } from './store/ports.js';
 import { frontRepo } from './store/queries/node-front.js';
 import { nodeStaticRepo } from './store/queries/node-static.js';
 import { historyReader } from './store/sqlite/history-reader.js';
+import { sqliteHistoryStorage } from './store/sqlite/history-storage.js';
+import { StorageService } from './domain/history/storage-service.js';
 import {
   inlineIngestBackend,
   workerIngestBackend,
@@ -124,6 +126,8 @@ export interface AppDeps {
   themes: ThemesService;
   /** Dash's own updates (docs/operations.md). */
   updater: DashUpdater;
+  /** Database size, growth and the history size budget (admin storage panel). */
+  storage: StorageService;
   /** Notification channels and the MTProto login flow (issue 16). */
   channels: ChannelsService;
   /** Fans alert transitions out to channels and delivers them (the notify-delivery job). */
@@ -236,8 +240,10 @@ export async function createDeps(
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
   const history = historyReader(store.raw);
-  scheduler.add(metricsRollupsJob(ingestBackend));
-  scheduler.add(metricsRetentionJob(ingestBackend, config.rawRetentionDays));
+  scheduler.add(metricsRollupsJob(ingestBackend, config.historySealMs));
+  scheduler.add(
+    metricsRetentionJob(ingestBackend, config.rawRetentionDays, config.historyMaxBytes),
+  );
   const telemetry = config.metrics.enabled
     ? createTelemetry({
         config: config.metrics,
@@ -380,6 +386,10 @@ export async function createDeps(
     alerts,
     themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
     updater,
+    storage: new StorageService(sqliteHistoryStorage(store.raw), clock, {
+      maxBytes: config.historyMaxBytes,
+      rawRetentionDays: config.rawRetentionDays,
+    }),
     channels,
     notifyOutbox,
     async shutdown() {

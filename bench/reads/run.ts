@@ -5,8 +5,9 @@
  *    that returns the same compressed bytes from memory, measured in the same run with the same
  *    load generator (a separate process). Once with static data and once while every node
  *    reports every 3 s (333 reports/s through the real ingest path).
- * 2. GET /api/metrics/history for one node at full retention (8 days of raw 3 s samples, plus
- *    their 15-minute and 1-hour rollups): server time per request for 24h, 1w, 15d and 30d.
+ * 2. GET /api/metrics/history for one node at full retention (8 days of raw 3 s samples, sealed
+ *    into blocks, plus their 15-minute and 1-hour rollups): server time per request for 24h, 1w,
+ *    15d and 30d, and the bare decode time of one series' raw points (BENCH_SKIP_FRONT=1 skips 1).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -21,6 +22,8 @@ import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { NodeSecretIndex } from '../../src/domain/nodes/secret-index.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
+import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
+import { historySource } from '../../src/store/sqlite/history-source.js';
 
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -221,9 +224,30 @@ async function historyBench(): Promise<void> {
       `  ${range.padEnd(4)} ${String(points).padStart(5)} points   median ${times[15]!.toFixed(2)} ms   p90 ${times[27]!.toFixed(2)} ms`,
     );
   }
+  // The bare decode of the same points: blocks and open rows read for one series, no HTTP, no
+  // bucketing (raw history is sealed into blocks by the rollup runs above).
+  const source = historySource(deps.store.raw);
+  const cpu = HOST_METRICS.indexOf('cpu.usage_ratio');
+  for (const [label, ms] of [
+    ['1h', 3_600_000],
+    ['24h', 86_400_000],
+    ['8d', span],
+  ] as const) {
+    const times: number[] = [];
+    let points = 0;
+    for (let i = 0; i < 30; i++) {
+      const s = process.hrtime.bigint();
+      points = source.hostSeries(node.id, cpu, now - ms, now).length;
+      times.push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `  decode ${label.padEnd(4)} ${String(points).padStart(6)} raw points   median ${times[15]!.toFixed(2)} ms`,
+    );
+  }
   await app.close();
   await deps.shutdown();
 }
 
-await frontBench();
+if (process.env.BENCH_SKIP_FRONT !== '1') await frontBench();
 if (process.env.BENCH_SKIP_HISTORY !== '1') await historyBench();

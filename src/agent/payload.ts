@@ -1,3 +1,7 @@
+import type { UpdateManifest as WireManifest } from '../protocol/node-metrics-reply.js';
+import type { NodeReport as WireNodeReport } from '../protocol/node-report.js';
+import type { StaticReport as WireStaticReport } from '../protocol/static-report.js';
+
 /**
  * Wire payloads the agent sends (reference §1.2–§1.3 NodeReport, §2.1 Static) and the update
  * manifest it receives (§1.6). Field names are the wire names. Optional numbers are left out when
@@ -278,11 +282,15 @@ export interface StaticReport {
   raid: { supported: boolean; available: boolean; arrays: StaticRaidArray[] };
 }
 
-/** `update` of the metrics response (§1.6); `id` is optional on the client side. */
-export interface UpdateManifest {
-  id?: string;
-  version: string;
-  url: string;
-  sha256: string;
-  size: number;
-}
+/** `update` of the metrics response (§1.6): the wire model's, with `id` optional here. */
+export type UpdateManifest = Omit<WireManifest, 'id'> & { id?: string };
+
+type Conforms<A extends B, B> = A;
+/**
+ * The agent's payloads checked against the server's wire model (src/protocol, imported for
+ * types only, so nothing of the server enters the bundle): tsc fails here if they drift.
+ */
+export type WireConformance = [
+  Conforms<NodeReport, WireNodeReport>,
+  Conforms<StaticReport, WireStaticReport>,
+];

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load.js';
+import { DatabaseNotWritableError } from '../store/sqlite/connection.js';
 import { StoreUnavailableError } from '../store/open.js';
 import { PostgresConnectError } from '../store/postgres/open.js';
 import { DASH_VERSION } from '../version.js';
@@ -71,6 +72,11 @@ export async function runCli(argv: string[]): Promise<void> {
     }
     if (err instanceof ConfigError || err instanceof StoreUnavailableError) {
       process.stderr.write(`dash: configuration error: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (err instanceof DatabaseNotWritableError) {
+      process.stderr.write(`dash: ${err.message}\n`);
       process.exitCode = 2;
       return;
     }

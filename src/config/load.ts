@@ -6,6 +6,7 @@ import { LOG_LEVELS, type DashConfig, type DatabaseConfig, type LogLevel } from 
 import {
   hostTimeZone,
   parseBoolean,
+  parseByteSize,
   parseCidrList,
   parseDuration,
   parseInteger,
@@ -81,6 +82,16 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     yaml: 'history_raw_retention_days',
     env: 'DASH_HISTORY_RAW_RETENTION_DAYS',
     apply: (v, o) => void (o.rawRetentionDays = parseInteger(v, 2, 3650)),
+  },
+  {
+    yaml: 'history_max_bytes',
+    env: 'DASH_HISTORY_MAX_BYTES',
+    apply: (v, o) => void (o.historyMaxBytes = parseByteSize(v, 2 ** 20)),
+  },
+  {
+    yaml: 'history_seal_interval',
+    env: 'DASH_HISTORY_SEAL_INTERVAL',
+    apply: (v, o) => void (o.historySealMs = parseSealInterval(str(v))),
   },
   {
     yaml: 'traffic_retention_days',
@@ -245,6 +256,7 @@ function defaults(): Draft {
     nodeOfflineThresholdMs: 17_000,
     trustedProxies: [],
     rawRetentionDays: 8,
+    historySealMs: 5 * 60_000,
     trafficRetentionDays: 45,
     accessTokenTtlMs: 15 * 60_000,
     sessionTtlMs: 14 * 86_400_000,
@@ -342,4 +354,13 @@ export function loadConfig(env: Env = process.env): DashConfig {
     publicUrlConfigured: publicUrl !== undefined,
     database: resolveDatabase(databaseUrl, home),
   };
+}
+
+/** A seal interval: whole minutes from 1 to 60 that divide a day (blocks align to it). */
+function parseSealInterval(text: string): number {
+  const ms = parseDuration(text);
+  if (ms % 60_000 !== 0 || ms < 60_000 || ms > 3_600_000 || 86_400_000 % ms !== 0) {
+    throw new Error('must be whole minutes from 1m to 60m that divide a day (e.g. 5m, 15m)');
+  }
+  return ms;
 }

@@ -80,6 +80,30 @@ export function parseBoolean(value: unknown): boolean {
   throw new Error('must be true or false');
 }
 
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  k: 2 ** 10,
+  kib: 2 ** 10,
+  m: 2 ** 20,
+  mib: 2 ** 20,
+  g: 2 ** 30,
+  gib: 2 ** 30,
+  t: 2 ** 40,
+  tib: 2 ** 40,
+};
+
+/** Parses a byte count: a whole number, optionally with a binary unit (`512M`, `20GiB`). */
+export function parseByteSize(value: unknown, min: number): number {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const m = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = m ? BYTE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  const n = m && unit !== undefined ? Number(m[1]) * unit : NaN;
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new Error(`must be a byte size of at least ${min} (a number, or with K, M, G or T)`);
+  }
+  return n;
+}
+
 export function parseInteger(value: unknown, min: number, max: number): number {
   const n =
     typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;

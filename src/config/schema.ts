@@ -29,6 +29,13 @@ export interface DashConfig {
   trustedProxies: string[];
   /** Raw per-report history retention. */
   rawRetentionDays: number;
+  /**
+   * Optional size budget for the database (history_max_bytes): raw history is kept for fewer
+   * days than configured when the database would pass it.
+   */
+  historyMaxBytes?: number;
+  /** How often raw history is sealed into compressed blocks (a block per node and interval). */
+  historySealMs: number;
   /** Per-interface traffic counters and 5-minute facts (at least a whole cycle and the last). */
   trafficRetentionDays: number;
   accessTokenTtlMs: number;

@@ -75,6 +75,7 @@ import { themesUploadRoute } from './routes/admin/system/themes/upload.js';
 import { themesApplyRoute } from './routes/admin/system/themes/apply.js';
 import { themesDeleteRoute } from './routes/admin/system/themes/delete.js';
 import { dashUpdateStatusRoute } from './routes/admin/system/dash-update/status.js';
+import { adminStorageRoute } from './routes/admin/system/storage.js';
 import { dashUpdateCheckRoute } from './routes/admin/system/dash-update/check.js';
 import { dashUpdateRunRoute } from './routes/admin/system/dash-update/run.js';
 import { dashUpdateReleaseNotesRoute } from './routes/admin/system/dash-update/release-notes.js';
@@ -173,6 +174,7 @@ export function routeTable(deps: AppDeps, shared: SharedRouteState = {}): RouteD
     themesApplyRoute(deps),
     themesDeleteRoute(deps),
     dashUpdateStatusRoute(deps),
+    adminStorageRoute(deps),
     dashUpdateCheckRoute(deps),
     dashUpdateRunRoute(deps),
     dashUpdateReleaseNotesRoute(deps),

@@ -166,6 +166,8 @@ const PressureStatsSchema = Type.Object({
 });
 
 const PressureResourceSchema = Type.Object({
+  /** The agent's collection state; Dash ignores it (any value). */
+  status: Type.Optional(Type.Unknown()),
   some: nullable(PressureStatsSchema),
   full: nullable(PressureStatsSchema),
 });

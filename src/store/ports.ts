@@ -286,19 +286,51 @@ export interface RollupRunResult {
   watermark15m: number | undefined;
   watermark1h: number | undefined;
   buckets: number;
+  /** Raw-history blocks sealed by this run and the points they hold (history-blocks). */
+  sealedBlocks?: number;
+  sealedPoints?: number;
 }
 
 export interface RetentionRunResult {
+  /** Raw points deleted: open raw rows plus the points of deleted blocks. */
   raw: number;
+  /** Sealed raw-history blocks deleted (whole blocks whose newest point is past the cutoff). */
+  blocks?: number;
+  /** Set when the size budget moved the raw cutoff later than the configured retention. */
+  budgetCutoff?: number;
   rollup15m: number;
   rollup1h: number;
   devices: number;
 }
 
+/** What the database holds, for the admin storage panel (GET /api/admin/system/storage). */
+export interface HistoryStorageFacts {
+  /** Database file size in pages (free pages included) and the part in use. */
+  databaseBytes: number;
+  usedBytes: number;
+  /** Sealed raw history: block bytes, points, oldest point. */
+  rawBytes: number;
+  rawPoints: number;
+  rawOldestAt: number | undefined;
+  /** Reports not yet sealed (the open block). */
+  openRows: number;
+  /** Bytes of raw history sealed per UTC day, oldest first (day = epoch ms of its start). */
+  days: Array<{ day: number; bytes: number; points: number }>;
+  /** The raw cutoff the size budget imposed at the last retention run, and whether over. */
+  budgetCutoff: number | undefined;
+  budgetOver: boolean;
+}
+
+export interface HistoryStorageRepo {
+  facts(): Promise<HistoryStorageFacts>;
+}
+
 /** Clock-driven maintenance, run on the writer so it never competes with ingest for the lock. */
 export interface MetricsMaintenance {
-  rollup(now: number): Promise<RollupRunResult>;
-  retention(now: number, rawRetentionDays: number): Promise<RetentionRunResult>;
+  /** Seals closed windows of raw history into blocks (every `sealMs`), then rolls up. */
+  rollup(now: number, sealMs?: number): Promise<RollupRunResult>;
+  /** `maxBytes`: the optional history size budget (history_max_bytes), met by shortening raw. */
+  retention(now: number, rawRetentionDays: number, maxBytes?: number): Promise<RetentionRunResult>;
 }
 
 /** Live node fields the front view and static ingest need. */

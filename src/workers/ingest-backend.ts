@@ -33,9 +33,9 @@ export function inlineIngestBackend(
       return new Promise((resolve) => queue.push({ report, resolve }));
     },
     setRenderFacts: (nodeId, facts) => host.core.setFacts(nodeId, facts),
-    rollup: (at) => host.runner.handle({ type: 'rollup', now: at }),
-    retention: (at, days) =>
-      host.runner.handle({ type: 'retention', now: at, rawRetentionDays: days }),
+    rollup: (at, sealMs) => host.runner.handle({ type: 'rollup', now: at, sealMs }),
+    retention: (at, days, maxBytes) =>
+      host.runner.handle({ type: 'retention', now: at, rawRetentionDays: days, maxBytes }),
     async drain() {
       if (queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
@@ -83,8 +83,8 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
   return {
     process: (r) => of(r.nodeId).process(r),
     setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
-    rollup: (at) => first.rollup(at),
-    retention: (at, days) => first.retention(at, days),
+    rollup: (at, sealMs) => first.rollup(at, sealMs),
+    retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
     async drain() {
       await Promise.all(shards.map((s) => s.drain()));
     },

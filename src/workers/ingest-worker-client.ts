@@ -152,9 +152,9 @@ export function startIngestWorker(
       // Before any report still queued here: those were received before the change anyway.
       current().postMessage({ facts: [[nodeId, f]] } satisfies ToWorker);
     },
-    rollup: (now) => task<RollupRunResult>({ type: 'rollup', now }),
-    retention: (now, rawRetentionDays) =>
-      task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays }),
+    rollup: (now, sealMs) => task<RollupRunResult>({ type: 'rollup', now, sealMs }),
+    retention: (now, rawRetentionDays, maxBytes) =>
+      task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
     async drain() {
       if (reports.size === 0 && queue.length === 0) return;
       await new Promise<void>((resolve) => idle.push(resolve));

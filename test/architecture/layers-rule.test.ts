@@ -27,6 +27,8 @@ describe('the layers lint rule', () => {
     expect(mayImport('http', 'deps.ts', false)).toBe(false);
     expect(mayImport('http', 'workers', false)).toBe(false);
     expect(mayImport('cli', 'workers', false)).toBe(true);
+    expect(mayImport('agent', 'protocol', true)).toBe(true);
+    expect(mayImport('agent', 'protocol', false)).toBe(false);
   });
 
   it('reports an upward import, and accepts a type-only one where the table allows it', () => {

@@ -51,12 +51,33 @@ describe('configuration', () => {
     ['DASH_NODE_OFFLINE_THRESHOLD', '0s'],
     ['DASH_ADMIN_PASSWORD', 'short'],
     ['DASH_HISTORY_RAW_RETENTION_DAYS', '1'],
+    ['DASH_HISTORY_MAX_BYTES', '1000'],
+    ['DASH_HISTORY_MAX_BYTES', '10 parsecs'],
+    ['DASH_HISTORY_SEAL_INTERVAL', '7m'],
+    ['DASH_HISTORY_SEAL_INTERVAL', '90s'],
+    ['DASH_HISTORY_SEAL_INTERVAL', '2h'],
     ['DASH_TRUSTED_PROXIES', 'not-an-ip'],
     ['DASH_LOCAL_AGENT', 'maybe'],
   ])('stops on invalid %s=%s with a message naming the key', (key, value) => {
     const run = () => loadConfig({ DASH_HOME: tempHome(), [key]: value });
     expect(run).toThrow(ConfigError);
     expect(run).toThrow(key);
+  });
+
+  it('reads the history size budget and seal interval', () => {
+    const d = loadConfig({ DASH_HOME: tempHome() });
+    expect(d.historyMaxBytes).toBeUndefined();
+    expect(d.historySealMs).toBe(300_000);
+    const c = loadConfig({
+      DASH_HOME: tempHome(),
+      DASH_HISTORY_MAX_BYTES: '20G',
+      DASH_HISTORY_SEAL_INTERVAL: '15m',
+    });
+    expect(c.historyMaxBytes).toBe(20 * 2 ** 30);
+    expect(c.historySealMs).toBe(900_000);
+    expect(
+      loadConfig({ DASH_HOME: tempHome(), DASH_HISTORY_MAX_BYTES: '2097152' }).historyMaxBytes,
+    ).toBe(2 ** 21);
   });
 
   it('names the YAML key of an invalid file value', () => {

@@ -1,9 +1,13 @@
 import { join } from 'node:path';
+import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
+import { historySource } from '../../src/store/sqlite/history-source.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { agentReport } from './agent-payloads.js';
 import { startDash, type DashProcess } from './dash-process.js';
 import { seedNodes } from './seed-home.js';
 import { tempHome } from './build-app.js';
+
+const MEM_USED = HOST_METRICS.indexOf('mem.used');
 
 export interface CrashRound {
   round: number;
@@ -86,14 +90,14 @@ export async function crashRounds(opts: CrashOptions): Promise<CrashSummary> {
       integrity = (store.raw.pragma('integrity_check') as Array<{ integrity_check: string }>)
         .map((r) => r.integrity_check)
         .join('; ');
-      const stored = new Set(
-        (
-          store.raw.prepare('SELECT node_id, mem_used FROM metrics_raw').all() as Array<{
-            node_id: number;
-            mem_used: number;
-          }>
-        ).map((r) => `${r.node_id}:${r.mem_used}`),
-      );
+      // Raw history: the open raw rows and any blocks sealed meanwhile.
+      const history = historySource(store.raw);
+      const stored = new Set<string>();
+      for (let node = 1; node <= secrets.length; node++) {
+        for (const p of history.hostSeries(node, MEM_USED, 0, Number.MAX_SAFE_INTEGER)) {
+          stored.add(`${node}:${p.value}`);
+        }
+      }
       lost = acked.filter((a) => !stored.has(`${a.node}:${a.marker}`));
     } finally {
       await store.close();

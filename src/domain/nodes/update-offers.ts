@@ -1,11 +1,7 @@
-/** What a metrics response carries in `update` (spec §2.7). */
-export interface UpdateManifest {
-  id: string;
-  version: string;
-  url: string;
-  sha256: string;
-  size: number;
-}
+import type { UpdateManifest } from '../../protocol/node-metrics-reply.js';
+
+/** What a metrics response carries in `update` (spec §2.7): the wire model's manifest. */
+export type { UpdateManifest };
 
 /**
  * Answers "should this node be offered an update?" on every accepted metrics report. The node

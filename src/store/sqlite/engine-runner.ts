@@ -11,7 +11,8 @@ import { rollupTask } from './rollup-task.js';
 
 /** What the writer side understands; plain data, so it can cross a worker boundary. */
 export type EngineRequest =
-  { type: 'rollup'; now: number } | { type: 'retention'; now: number; rawRetentionDays: number };
+  | { type: 'rollup'; now: number; sealMs?: number }
+  | { type: 'retention'; now: number; rawRetentionDays: number; maxBytes?: number };
 
 export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup' }
   ? RollupRunResult
@@ -45,8 +46,10 @@ export class EngineRunner implements BatchCommitter {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
       const gen =
         req.type === 'rollup'
-          ? rollupTask(this.engine.db, req.now)
-          : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays);
+          ? rollupTask(this.engine.db, req.now, req.sealMs)
+          : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {
+              maxBytes: req.maxBytes,
+            });
       this.tasks.push({ gen, resolve: resolve as (v: unknown) => void, reject });
       this.kick();
     });

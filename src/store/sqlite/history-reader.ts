@@ -7,7 +7,8 @@ import {
 } from '../../protocol/history-metrics.js';
 import type { DeviceKind, HistoryPoint, HistoryQuery, HistoryRepo, NicSample } from '../ports.js';
 import { DEVICE_KIND_BY_CODE } from './device-registry.js';
-import { DEVICE_KIND_CODE, decodeDevices } from './metrics-codec.js';
+import { historySource } from './history-source.js';
+import { DEVICE_KIND_CODE, DEVICE_SCALES } from './metrics-codec.js';
 import {
   BUCKET_15M,
   BUCKET_1H,
@@ -15,7 +16,6 @@ import {
   WATERMARK_1H,
   watermarks,
 } from './metrics-jobs-state.js';
-import { rawDeviceBlobsStatement, rawHostSeriesStatement, rawRowsStatement } from './raw-rows.js';
 import {
   Agg,
   ROLLUP_NODE_SHIFT,
@@ -35,14 +35,13 @@ interface Selector {
 }
 
 /**
- * History reads (reference §4.5). Raw ranges bucket raw rows; rollup ranges read 15-minute or
- * 1-hour rows and add the raw tail newer than the last materialised bucket, so the newest
- * minutes show up before the rollup job has run. Nothing scans raw rows beyond that tail.
+ * History reads (reference §4.5). Raw ranges bucket raw history (sealed blocks and the open
+ * raw rows, history-blocks.ts); rollup ranges read 15-minute or 1-hour rows and add the raw tail
+ * newer than the last materialised bucket, so the newest minutes show up before the rollup job
+ * has run. Nothing reads raw history beyond that tail.
  */
 export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
-  const rows = rawRowsStatement(db);
-  const hostSeries = rawHostSeriesStatement(db);
-  const deviceBlobs = rawDeviceBlobsStatement(db);
+  const raw = historySource(db);
   const wm = watermarks(db);
   const cache = new RollupSeriesCache();
   const deviceIds = db
@@ -89,20 +88,11 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
     out: Map<number, Agg>,
   ): void {
     const step = q.stepMs;
-    if (sel.host !== undefined) {
-      hostSeries(q.nodeId, sel.host, from, q.to, (at, v) => {
-        aggAt(out, Math.floor(at / step) * step).add(v);
-      });
-      return;
-    }
-    for (const [at, blob] of deviceBlobs(q.nodeId, from, q.to)) {
-      const b = Math.floor(at / step) * step;
-      decodeDevices(blob, (kind, id, values) => {
-        if (kind !== sel.kind || (sel.ids && !sel.ids.has(id))) return;
-        const v = values[sel.index];
-        if (v !== undefined) aggAt(out, b).add(v);
-      });
-    }
+    const points =
+      sel.host !== undefined
+        ? raw.hostSeries(q.nodeId, sel.host, from, q.to)
+        : raw.deviceSeries(q.nodeId, sel.kind ?? 'iface', sel.index, sel.ids, from, q.to);
+    for (const p of points) aggAt(out, Math.floor(p.at / step) * step).add(p.value);
   }
 
   /** Loads the non-empty aggs the selector picks from rollup rows, in bucket then blob order. */
@@ -192,18 +182,16 @@ export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
         names.set(r.id, r.name);
       }
       const out: NicSample[] = [];
-      for (const row of rows(nodeId, from, to)) {
-        if (!row.devices) continue;
-        decodeDevices(row.devices, (kind, id, v) => {
-          if (kind !== 'iface') return;
-          out.push({
-            receivedAt: row.receivedAt,
-            iface: names.get(id) ?? `#${id}`,
-            bytesRecv: v[0] ?? 0,
-            bytesSent: v[1] ?? 0,
-            recvBps: v[2] ?? 0,
-            sentBps: v[3] ?? 0,
-          });
+      const scales = DEVICE_SCALES.iface;
+      const at = (v: number[], i: number) => (v[i] ?? 0) / (scales[i] ?? 1);
+      for (const d of raw.deviceRows(nodeId, 'iface', from, to)) {
+        out.push({
+          receivedAt: d.at,
+          iface: names.get(d.id) ?? `#${d.id}`,
+          bytesRecv: at(d.values, 0),
+          bytesSent: at(d.values, 1),
+          recvBps: at(d.values, 2),
+          sentBps: at(d.values, 3),
         });
       }
       return out;

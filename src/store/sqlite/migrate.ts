@@ -30,6 +30,7 @@ export function migrateSqlite(db: BetterSqlite3.Database, now: number): Migratio
     if (done.has(m.id)) continue;
     db.transaction(() => {
       for (const stmt of m.up) db.exec(stmt);
+      m.run?.(db, now);
       record.run(m.id, now);
     })();
     applied.push(m.id);

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { RetentionRunResult } from '../ports.js';
 import type { DeviceRegistry } from './device-registry.js';
 import { BUCKET_15M, BUCKET_1H } from './metrics-jobs-state.js';
+import { budgetRawCutoff, deleteBlocksBefore } from './history-budget.js';
 import { nodeIdsStatement } from './raw-rows.js';
 import { ROLLUP_NODE_SHIFT } from './rollup-codec.js';
 
@@ -22,9 +23,17 @@ export function* retentionTask(
   devices: DeviceRegistry,
   now: number,
   rawRetentionDays: number,
+  opts: { maxBytes?: number | undefined } = {},
 ): Generator<void, RetentionRunResult> {
-  const result: RetentionRunResult = { raw: 0, rollup15m: 0, rollup1h: 0, devices: 0 };
-  const rawCutoff = now - rawRetentionDays * 86_400_000;
+  const result: RetentionRunResult = { raw: 0, rollup15m: 0, rollup1h: 0, devices: 0, blocks: 0 };
+  let rawCutoff = now - rawRetentionDays * 86_400_000;
+  // The size budget shortens raw history first (history-budget.ts).
+  const budget = budgetRawCutoff(db, now, rawCutoff, opts.maxBytes);
+  if (budget !== undefined) {
+    rawCutoff = budget;
+    result.budgetCutoff = budget;
+  }
+  const deleteBlocks = deleteBlocksBefore(db, RETENTION_CHUNK);
   const deleteRaw = db.prepare(
     `DELETE FROM metrics_raw WHERE node_id = @node AND received_at < @cutoff
        AND received_at <= coalesce(
@@ -37,6 +46,15 @@ export function* retentionTask(
       result.raw += n;
       yield;
       if (n < RETENTION_CHUNK) break;
+    }
+  }
+  for (const nodeId of nodeIdsStatement(db, 'metrics_blocks')()) {
+    for (;;) {
+      const n = db.transaction(() => deleteBlocks(nodeId, rawCutoff))();
+      result.blocks = (result.blocks ?? 0) + n.blocks;
+      result.raw += n.points;
+      yield;
+      if (n.blocks < RETENTION_CHUNK) break;
     }
   }
   const rollups = [

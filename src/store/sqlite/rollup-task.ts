@@ -7,7 +7,8 @@ import {
   WATERMARK_1H,
   watermarks,
 } from './metrics-jobs-state.js';
-import { foldRawRow, nodeIdsStatement, rawRowsStatement } from './raw-rows.js';
+import { DEFAULT_SEAL_MS, foldStoredRow, historyNodeIds, sealTask } from './history-blocks.js';
+import { historySource } from './history-source.js';
 import { RollupRecord, decodeRollup, encodeRollup, rollupId } from './rollup-codec.js';
 
 /**
@@ -21,18 +22,20 @@ const NODES_PER_STEP = 25;
 const MAX_BUCKETS_PER_RUN = 96;
 
 /**
- * Materialises closed 15-minute buckets from raw rows newer than the watermark, then 1-hour
+ * Seals closed windows of raw rows into blocks (history-blocks.ts), then materialises closed
+ * 15-minute buckets from raw history (blocks and raw rows) newer than the watermark, then 1-hour
  * buckets from their four 15-minute rows. Idempotent: a bucket is recomputed from scratch and
  * upserted, so a crash between steps only repeats work. Yields between small steps.
  */
 export function* rollupTask(
   db: BetterSqlite3.Database,
   now: number,
+  sealMs: number = DEFAULT_SEAL_MS,
 ): Generator<void, RollupRunResult> {
+  const sealed = yield* sealTask(db, now, sealMs);
   const wm = watermarks(db);
-  const rows = rawRowsStatement(db);
-  const nodeIds = nodeIdsStatement(db);
-  const firstRaw = db.prepare('SELECT min(received_at) FROM metrics_raw WHERE node_id = ?').pluck();
+  const source = historySource(db);
+  const nodeIds = historyNodeIds(db);
   const put15 = db.prepare('INSERT OR REPLACE INTO metrics_15m (id, data) VALUES (?, ?)');
   const put1h = db.prepare('INSERT OR REPLACE INTO metrics_1h (id, data) VALUES (?, ?)');
   const read15 = db
@@ -46,7 +49,7 @@ export function* rollupTask(
   if (nodes.length > 0) {
     // Raw rows older than the watermark may be gone (retention); never start before the data.
     let oldest = Infinity;
-    for (const id of nodes) oldest = Math.min(oldest, firstRaw.get(id) as number);
+    for (const id of nodes) oldest = Math.min(oldest, source.first(id) ?? Infinity);
     const floor = Math.floor(oldest / BUCKET_15M) * BUCKET_15M;
     start = start === undefined ? floor : Math.max(start, floor);
   }
@@ -61,8 +64,8 @@ export function* rollupTask(
         for (const nodeId of nodes.slice(i, i + NODES_PER_STEP)) {
           const rec = new RollupRecord();
           let any = false;
-          for (const row of rows(nodeId, b, b + BUCKET_15M)) {
-            foldRawRow(rec, row);
+          for (const row of source.rows(nodeId, b, b + BUCKET_15M)) {
+            foldStoredRow(rec, row);
             any = true;
           }
           if (any) put15.run(rollupId(nodeId, b, BUCKET_15M), encodeRollup(rec));
@@ -94,5 +97,11 @@ export function* rollupTask(
       wm.set(WATERMARK_1H, h + BUCKET_1H);
     }
   }
-  return { watermark15m: wm.get(WATERMARK_15M), watermark1h: wm.get(WATERMARK_1H), buckets };
+  return {
+    watermark15m: wm.get(WATERMARK_15M),
+    watermark1h: wm.get(WATERMARK_1H),
+    buckets,
+    sealedBlocks: sealed.blocks,
+    sealedPoints: sealed.points,
+  };
 }

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { UptimeRepo, UptimeSums } from '../ports.js';
+import { historySource } from './history-source.js';
 
 const MINUTE_MS = 60_000;
 
@@ -32,10 +33,9 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
   });
   const lastMinute = db.prepare('SELECT max(minute) AS m FROM uptime_minute');
   const firstReports = db.prepare('SELECT node_id, first_received_at FROM node_current');
-  const recent = db.prepare(
-    `SELECT r.node_id, r.received_at FROM node_current c
-     JOIN metrics_raw r ON r.node_id = c.node_id AND r.received_at >= ? ORDER BY r.node_id, r.received_at`,
-  );
+  // Receipts live in raw history: sealed blocks and the open raw rows (history-source.ts).
+  const history = historySource(db);
+  const currentNodes = db.prepare('SELECT node_id FROM node_current ORDER BY node_id').pluck();
   const nodes = db.prepare(
     'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL ORDER BY id',
   );
@@ -53,11 +53,6 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
     `SELECT minute, reports FROM uptime_minute
      WHERE node_id = ? AND minute >= ? AND minute < ? ORDER BY minute`,
   );
-  const rawCount = db
-    .prepare(
-      'SELECT count(*) FROM metrics_raw WHERE node_id = ? AND received_at >= ? AND received_at < ?',
-    )
-    .pluck();
   const pruneMinutes = db.prepare(
     `DELETE FROM uptime_minute WHERE (node_id, minute) IN
        (SELECT node_id, minute FROM uptime_minute WHERE minute < ? LIMIT ?)`,
@@ -88,8 +83,13 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
       return new Map(rows.map((r) => [r.node_id, r.first_received_at]));
     },
     async recentReceipts(since) {
-      const rows = recent.all(since) as Array<{ node_id: number; received_at: number }>;
-      return rows.map((r) => ({ nodeId: r.node_id, receivedAt: r.received_at }));
+      const out: Array<{ nodeId: number; receivedAt: number }> = [];
+      for (const nodeId of currentNodes.all() as number[]) {
+        for (const receivedAt of history.times(nodeId, since, Number.MAX_SAFE_INTEGER)) {
+          out.push({ nodeId, receivedAt });
+        }
+      }
+      return out;
     },
     async nodes() {
       return (nodes.all() as NodeRow[]).map(toNode);
@@ -135,11 +135,11 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
       };
       // A gap between finalised minutes (before the uptime job first ran, around a restart)
       // is counted from raw history, one range count per bucket it touches. Steady state has
-      // few and short gaps; raw history's PK (node, receive time) serves each count.
+      // few and short gaps; a sealed block inside the range counts without being decoded.
       const countGap = (a: number, b: number) => {
         for (let lo = a; lo < b;) {
           const hi = Math.min(b, bucketOf(lo) + stepMs);
-          add(bucketOf(lo), rawCount.get(nodeId, lo, hi) as number);
+          add(bucketOf(lo), history.count(nodeId, lo, hi));
           lo = hi;
         }
       };

@@ -3,8 +3,7 @@ import { AlertEvaluator, STARTUP_GRACE_MS } from '../../../src/domain/alerts/eva
 import { BUILTIN_RULES } from '../../../src/domain/alerts/builtin-rules.js';
 import type { AlertRule } from '../../../src/domain/alerts/rule.js';
 import { FakeClock } from '../../support/fake-clock.js';
-import { cpu, nodeView } from './view.js';
-import { alertReadings } from '../../../src/domain/alerts/readings.js';
+import { alertReadings, cpu, cpuReadings, nodeView } from './view.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const STALE_MS = 30_000;
@@ -75,9 +74,9 @@ describe('alert evaluation: threshold, duration 0', () => {
   it('ignores unmounted rules and disabled rules', () => {
     const { ev, clock } = setup();
     ev.configure([rule()], [], T0);
-    expect(ev.observe(1, clock.now() + 1, alertReadings(cpu(1)), clock.now() + 1)).toEqual([]);
+    expect(ev.observe(1, clock.now() + 1, cpuReadings(1), clock.now() + 1)).toEqual([]);
     ev.configure([rule({ enabled: false })], [{ ruleId: 7, nodeId: 1, mounted: true }], T0);
-    expect(ev.observe(1, clock.now() + 2, alertReadings(cpu(1)), clock.now() + 2)).toEqual([]);
+    expect(ev.observe(1, clock.now() + 2, cpuReadings(1), clock.now() + 2)).toEqual([]);
   });
 
   it.each([
@@ -184,7 +183,7 @@ describe('alert evaluation: refresh, receive order, startup grace', () => {
   it('ignores a report older than the newest one seen', () => {
     const { ev, report, clock } = setup();
     report(cpu(0.95));
-    expect(ev.observe(1, clock.now() - 1000, alertReadings(cpu(0.1)), clock.now())).toEqual([]);
+    expect(ev.observe(1, clock.now() - 1000, cpuReadings(0.1), clock.now())).toEqual([]);
     expect(ev.firing()).toEqual([{ nodeId: 1, ruleId: 7 }]);
   });
 
@@ -193,11 +192,9 @@ describe('alert evaluation: refresh, receive order, startup grace', () => {
     const ev = new AlertEvaluator({ startedAt: T0, staleAfterMs: STALE_MS });
     ev.configure([rule()], [{ ruleId: 7, nodeId: 1, mounted: true }], T0);
     clock.advance(59_000);
-    expect(ev.observe(1, clock.now(), alertReadings(cpu(0.95)), clock.now())).toEqual([]);
+    expect(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now())).toEqual([]);
     clock.advance(1000);
-    expect(kinds(ev.observe(1, clock.now(), alertReadings(cpu(0.95)), clock.now()))).toEqual([
-      'open',
-    ]);
+    expect(kinds(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now()))).toEqual(['open']);
   });
 });
 
@@ -325,11 +322,9 @@ describe('alert evaluation: rule changes and restart', () => {
     ev.restore([{ nodeId: 1, ruleId: 7, generation: 1, lastTriggerAt: T0 - 10_000 }]);
     expect(ev.configure([rule()], [{ ruleId: 7, nodeId: 1, mounted: true }], T0)).toEqual([]);
     clock.advance(1000);
-    expect(ev.observe(1, clock.now(), alertReadings(cpu(0.95)), clock.now())).toEqual([]);
+    expect(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now())).toEqual([]);
     clock.advance(1000);
-    expect(kinds(ev.observe(1, clock.now(), alertReadings(cpu(0.1)), clock.now()))).toEqual([
-      'close',
-    ]);
+    expect(kinds(ev.observe(1, clock.now(), cpuReadings(0.1), clock.now()))).toEqual(['close']);
   });
 });
 

@@ -1,4 +1,7 @@
 import type { NodeView } from '../../../src/protocol/front-view.js';
+import { alertReadings } from '../../../src/domain/alerts/readings.js';
+
+export { alertReadings };
 
 /** A healthy front view; tests override the parts a rule reads. */
 export function nodeView(patch: (v: NodeView) => void = () => {}): NodeView {
@@ -45,3 +48,6 @@ export function nodeView(patch: (v: NodeView) => void = () => {}): NodeView {
 }
 
 export const cpu = (ratio: number) => nodeView((v) => (v.cpu.usage_ratio = ratio));
+
+/** The alert readings of cpu(ratio), as the ingest thread takes them. */
+export const cpuReadings = (ratio: number) => alertReadings(cpu(ratio));

@@ -9,6 +9,8 @@ import { channelsEn } from './channels.en';
 import { channelsZh } from './channels.zh-CN';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
 import { dashUpdateErrorsZh, dashUpdateZh } from './dash-update.zh-CN';
+import { storageEn } from './storage.en';
+import { storageZh } from './storage.zh-CN';
 import { themesEn } from './themes.en';
 import { themesZh } from './themes.zh-CN';
 import { fleetEn } from './fleet.en';
@@ -49,6 +51,7 @@ const PAIRS: [string, Tree, Tree][] = [
   ['channels.en.ts', channelsEn, channelsZh],
   ['dash-update.en.ts', dashUpdateEn, dashUpdateZh],
   ['dash-update.en.ts errors', dashUpdateErrorsEn, dashUpdateErrorsZh],
+  ['storage.en.ts', storageEn, storageZh],
   ['themes.en.ts', themesEn, themesZh],
   ['fleet.en.ts', fleetEn, fleetZh],
   ['auth.en.ts', authEn, authZh],

@@ -3,6 +3,7 @@ import { chartTitlesEn, chartsEn } from './charts.en';
 import { enTraffic, trafficErrorsEn } from './en-traffic';
 import { alertsEn } from './alerts.en';
 import { dashUpdateEn, dashUpdateErrorsEn } from './dash-update.en';
+import { storageEn } from './storage.en';
 import { channelsEn } from './channels.en';
 import { fleetEn } from './fleet.en';
 import { authEn } from './auth.en';
@@ -292,6 +293,7 @@ export const en = {
     },
     themes: themesEn,
     dashUpdate: dashUpdateEn,
+    storage: storageEn,
   },
   units: {
     percent: (v: string) => `${v}%`,

@@ -4,6 +4,7 @@ import { chartTitlesZh, chartsZh } from './charts.zh-CN';
 import { zhTraffic, trafficErrorsZh } from './zh-CN-traffic';
 import { alertsZh } from './alerts.zh-CN';
 import { dashUpdateZh, dashUpdateErrorsZh } from './dash-update.zh-CN';
+import { storageZh } from './storage.zh-CN';
 import { channelsZh } from './channels.zh-CN';
 import { fleetZh } from './fleet.zh-CN';
 import { authZh } from './auth.zh-CN';
@@ -290,6 +291,7 @@ export const zhCN: Strings = {
     },
     themes: themesZh,
     dashUpdate: dashUpdateZh,
+    storage: storageZh,
   },
   units: {
     percent: (v: string) => `${v}%`,

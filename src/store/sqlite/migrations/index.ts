@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import * as m0001 from './0001_init.js';
 import * as m0002 from './0002_metrics.js';
 import * as m0004 from './0004_uptime.js';
@@ -7,6 +8,7 @@ import * as m0009 from './0009_channels.js';
 import * as m0010 from './0010_traffic_adjustments.js';
 import * as m0011 from './0011_alerts_plus.js';
 import * as m0012 from './0012_cpu_time_history.js';
+import * as m0013 from './0013_history_blocks.js';
 
 /**
  * Ordered SQLite migrations. Each id is applied once, in one transaction, and recorded in
@@ -18,7 +20,14 @@ import * as m0012 from './0012_cpu_time_history.js';
  * in list order), but do not fill one later: a database that already has 0004 would apply the new
  * 0003 after it and a fresh one before it. A new migration takes the next free id.
  */
-export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[] }> = [
+export interface SqliteMigration {
+  id: string;
+  up: readonly string[];
+  /** Data conversion run after `up`, in the same transaction (clock time passed in). */
+  run?: (db: BetterSqlite3.Database, now: number) => void;
+}
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { id: '0001_init', up: m0001.up },
   { id: '0002_metrics', up: m0002.up },
   { id: '0004_uptime', up: m0004.up },
@@ -28,4 +37,5 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly string[
   { id: '0010_traffic_adjustments', up: m0010.up },
   { id: '0011_alerts_plus', up: m0011.up },
   { id: '0012_cpu_time_history', up: m0012.up },
+  { id: '0013_history_blocks', up: m0013.up, run: m0013.run },
 ];

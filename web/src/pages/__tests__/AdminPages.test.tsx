@@ -9,10 +9,25 @@ import { deploy, nodeStore } from '../../test/admin-nodes';
 import { frontRoutes } from '../../test/routes';
 
 const t = en.admin.nodes;
-/** The settings page also shows the Dash update panel; these tests are about the form. */
+/** The settings page also shows the Dash update and storage panels; these tests are about the form. */
 const dashUpdateIdle = {
   'GET /api/admin/system/dash-update/status': {
     body: { status: 'idle', available: false, current_version: '1.0.0' },
+  },
+  'GET /api/admin/system/storage': {
+    body: {
+      database_bytes: 4096,
+      used_bytes: 4096,
+      raw_history: { bytes: 0, points: 0, bytes_per_report: null, open_rows: 0, oldest_at: null },
+      growth_bytes_per_day: null,
+      budget: {
+        max_bytes: null,
+        state: 'none',
+        raw_retention_days: 8,
+        raw_kept_from: null,
+        days_until_full: null,
+      },
+    },
   },
 };
 const fleet = () => [

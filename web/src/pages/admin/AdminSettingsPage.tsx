@@ -15,6 +15,7 @@ import { s } from '../../i18n';
 import { settingsPatch, slaProblem } from '../../lib/settings-form';
 import { useResources } from '../../state/resources';
 import { DashUpdatePanel } from './DashUpdatePanel';
+import { StoragePanel } from './StoragePanel';
 
 const t = s.admin.settings;
 
@@ -271,6 +272,7 @@ export function AdminSettingsPage() {
         />
       )}
       {system.data && <DashUpdatePanel channel={system.data.dash_update_channel} />}
+      {system.data && <StoragePanel />}
     </div>
   );
 }

@@ -1,0 +1,29 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { HistoryStorageRepo } from '../ports.js';
+import { DAY_MS } from './history-blocks.js';
+import { blockDays, budgetState, usedBytes } from './history-budget.js';
+
+/** Storage facts from page counts and the day ledger: nothing here scans history. */
+export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorageRepo {
+  const openRows = db.prepare('SELECT count(*) FROM metrics_raw').pluck();
+  const oldest = db.prepare('SELECT min(t_start) FROM metrics_blocks').pluck();
+  return {
+    async facts() {
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      const days = blockDays(db);
+      const budget = budgetState(db);
+      return {
+        databaseBytes: pages * pageSize,
+        usedBytes: usedBytes(db),
+        rawBytes: days.reduce((n, d) => n + d.bytes, 0),
+        rawPoints: days.reduce((n, d) => n + d.points, 0),
+        rawOldestAt: (oldest.get() as number | null) ?? undefined,
+        openRows: openRows.get() as number,
+        days: days.map((d) => ({ day: d.day * DAY_MS, bytes: d.bytes, points: d.points })),
+        budgetCutoff: budget.cutoff,
+        budgetOver: budget.over,
+      };
+    },
+  };
+}
