@@ -63,7 +63,7 @@ import { ChannelsService } from './domain/channels/service.js';
 import { OutboxWorker } from './domain/channels/outbox-worker.js';
 import type { MtprotoGateway } from './domain/channels/mtproto.js';
 import { channelSender } from './notify/sender.js';
-import { gramjsGateway } from './notify/mtproto-gramjs.js';
+import { lazyGramjsGateway } from './notify/mtproto-lazy.js';
 import { notifyDeliveryJob } from './jobs/notify-delivery.js';
 
 /** Everything the HTTP layer and jobs need, built once at start (composition root). */
@@ -273,7 +273,7 @@ export async function createDeps(
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
-  const mtproto = overrides.mtproto ?? gramjsGateway();
+  const mtproto = overrides.mtproto ?? lazyGramjsGateway();
   const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });
   const channels = new ChannelsService({
     repo: store.channels,

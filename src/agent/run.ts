@@ -14,6 +14,11 @@ export interface StartAgentOptions {
   targets: readonly TargetConfig[];
   /** Report interval; 3 s by default. */
   intervalMs?: number;
+  /**
+   * Delay of the first metrics report (at most the interval; the interval by default). The
+   * local agent reports after 0.5 s so a new user's dashboard shows this host at once.
+   */
+  firstReportMs?: number;
   clock?: AgentClock;
   log?: AgentLog;
   paths?: HostPaths;
@@ -69,7 +74,8 @@ export function startAgent(options: StartAgentOptions): AgentHandle {
     version: AGENT_VERSION,
     ...(updater ? { onManifests: (offers) => updater.consider(offers) } : {}),
   });
-  const loop = new PushLoop(pusher, intervalMs, clock, log);
+  const firstMs = Math.min(options.firstReportMs ?? intervalMs, intervalMs);
+  const loop = new PushLoop(pusher, intervalMs, clock, log, firstMs);
   if (pusher.targetCount > 0) loop.start();
   return { targets: pusher.targetCount, stop: () => loop.stop() };
 }

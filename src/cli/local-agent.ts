@@ -2,6 +2,8 @@ import type { AppDeps } from '../deps.js';
 import { startAgent, type AgentHandle } from '../agent/run.js';
 
 const NODE_KEY = 'local_agent.node_id';
+/** First report 0.5 s after start (not a whole interval): the first-run page shows this host at once. */
+const FIRST_REPORT_MS = 500;
 
 function loopbackBase(host: string, port: number): string {
   const h = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host;
@@ -35,6 +37,7 @@ export async function startLocalAgent(
   const node = await localNode(deps);
   const log = deps.log.child({ component: 'local-agent', nodeId: node.id });
   const handle = startAgent({
+    firstReportMs: FIRST_REPORT_MS,
     targets: [
       { url: `${loopbackBase(listen.host, listen.port)}/api/node/metrics`, key: node.secret },
     ],

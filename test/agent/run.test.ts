@@ -52,6 +52,20 @@ describe('startAgent (in-process agent for dash serve)', () => {
     expect(s.received.length).toBe(sent);
   });
 
+  it('sends the first report after firstReportMs, not a whole interval', async () => {
+    const s = await stub();
+    const agent = startAgent({
+      targets: [{ url: s.url(), key: 'local-secret' }],
+      intervalMs: 60_000,
+      firstReportMs: 50,
+      paths: fixturePaths('ubuntu24-6.8'),
+      statfs: anyStatfs,
+    });
+    await until(() => s.count('/metrics') >= 1);
+    await agent.stop();
+    expect(s.count('/metrics')).toBe(1);
+  });
+
   it('starts nothing when every target is refused', async () => {
     const log = new MemoryLog();
     const agent = startAgent({

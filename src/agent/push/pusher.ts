@@ -275,6 +275,8 @@ export class PushLoop {
     private readonly intervalMs: number,
     private readonly clock: AgentClock,
     private readonly log: AgentLog,
+    /** Delay of the first round after Static; the grid then continues from it. */
+    private readonly firstRoundMs: number = intervalMs,
   ) {}
 
   private track(p: Promise<void>): void {
@@ -287,7 +289,7 @@ export class PushLoop {
 
   start(): void {
     this.track(this.pusher.start());
-    this.schedule(this.clock.monotonic() + this.intervalMs);
+    this.schedule(this.clock.monotonic() + this.firstRoundMs);
   }
 
   /** Cycles stay on the grid start + k·interval; a late wake-up skips, never bunches, cycles. */

@@ -11,6 +11,8 @@ export interface RunningDash {
   password: string;
   /** DASH_HOME of a real Dash (its database is `dash.db` there); absent for the fake. */
   home?: string;
+  /** `performance.now()` just before the process was spawned (real Dash only). */
+  spawnedAt?: number;
   /** Everything the process printed, for failure reports. */
   output(): string;
   stop(): Promise<void>;
@@ -44,8 +46,11 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
   throw new Error(`dash did not answer within 30 s:\n${log()}`);
 }
 
-/** Starts the built Dash (`node dist/main.js serve`) on a temp home and a free port. */
-export async function startDash(): Promise<RunningDash> {
+/**
+ * Starts the built Dash (`node dist/main.js serve`) on a temp home and a free port; with
+ * `localAgent`, like `make run`, its bundled agent reports this host from the start.
+ */
+export async function startDash(opts: { localAgent?: boolean } = {}): Promise<RunningDash> {
   const main = join(REPO_ROOT, 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('dist/main.js is missing: run `make build` first');
   if (!existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html'))) {
@@ -56,6 +61,7 @@ export async function startDash(): Promise<RunningDash> {
   const password = 'e2e-Admin-Password-1';
   const home = mkdtempSync(join(tmpdir(), 'dash-e2e-'));
   let out = '';
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [main, 'serve'], {
     cwd: REPO_ROOT,
     env: {
@@ -66,7 +72,7 @@ export async function startDash(): Promise<RunningDash> {
       DASH_PUBLIC_URL: url,
       DASH_TIMEZONE: 'UTC',
       DASH_LOG_LEVEL: 'warn',
-      DASH_LOCAL_AGENT: 'false',
+      DASH_LOCAL_AGENT: opts.localAgent ? 'true' : 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,6 +83,7 @@ export async function startDash(): Promise<RunningDash> {
     url,
     password,
     home,
+    spawnedAt,
     output: () => out,
     async stop() {
       if (child.exitCode !== null) return;

@@ -11,6 +11,13 @@ export function errorText(err: unknown): string {
   return s.errors.generic;
 }
 
+/** The server did not answer at all (down, unreachable, or too slow), as opposed to an error. */
+export function isUnreachable(err: unknown): boolean {
+  return (
+    err instanceof NetworkError || (err instanceof DOMException && err.name === 'TimeoutError')
+  );
+}
+
 export function isAbort(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
 }

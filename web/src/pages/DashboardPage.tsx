@@ -16,6 +16,7 @@ import { input, label } from '../components/ui';
 import { useNow } from '../hooks/useNow';
 import { s } from '../i18n';
 import { applyFilter, type SortKey, type StatusFilter } from '../lib/filter';
+import { isUnreachable } from '../lib/errors';
 import { formatAgo } from '../lib/format';
 import { isOffline } from '../lib/node-status';
 import {
@@ -30,7 +31,7 @@ import { useResource, useResources } from '../state/resources';
 
 const NO_GROUPS: FrontGroup[] = [];
 const NO_NODES: AdminNode[] = [];
-const FIRST_RUN_POLL_MS = 1000;
+const FIRST_RUN_POLL_MS = 500;
 
 const SORTS: { key: SortKey; text: string }[] = [
   { key: 'order', text: s.dashboard.sortOrder },
@@ -139,7 +140,7 @@ export function DashboardPage() {
     return map;
   }, [uptime]);
   const onOpenDay = useCallback((nodeId: string, date: string) => setOpenDay({ nodeId, date }), []);
-  // First run: ask every second until a node appears, so this host shows within seconds of
+  // First run: ask twice a second until a node appears, so this host shows within seconds of
   // its agent's first report rather than up to a whole poll interval later.
   const empty = all !== undefined && all.length === 0;
   useEffect(() => {
@@ -248,7 +249,14 @@ export function DashboardPage() {
       <p className="text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
         {s.dashboard.summary(shown.length, all.length, totals.online)}
       </p>
-      {metrics.error !== null && <Notice tone="warn">{s.dashboard.updateFailed}</Notice>}
+      {metrics.error !== null && (
+        <Notice tone="warn">
+          {isUnreachable(metrics.error) && (
+            <strong className="block font-medium">{s.errors.network}</strong>
+          )}
+          {s.dashboard.updateFailed}
+        </Notice>
+      )}
       {showWaiting && waiting.length > 0 && <WaitingNodes nodes={waiting} />}
       {all.length === 0 ? (
         waiting.length === 0 && (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../i18n/en';
 import { nodeView } from '../../test/fixtures/nodes';
-import { mockApi } from '../../test/mock-api';
+import { mockApi, type Reply } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 import { brand, frontRoutes, today } from '../../test/routes';
 
@@ -127,6 +127,30 @@ describe('Dashboard', () => {
       en.errors.byCode.service_unavailable!,
     );
     expect(screen.getByRole('button', { name: en.app.retry })).toBeInTheDocument();
+  });
+
+  it('says it cannot reach Dash when a poll fails, keeping the last cards', async () => {
+    let down = false;
+    const routes = frontRoutes();
+    const up = routes['GET /api/front/metrics'] as Reply;
+    mockApi({
+      ...routes,
+      'GET /api/front/metrics': () => {
+        if (down) throw new TypeError('Failed to fetch');
+        return up;
+      },
+    });
+    const { resources } = await renderApp('/');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    expect(screen.queryByText(en.errors.network)).not.toBeInTheDocument();
+    down = true;
+    resources.metrics.reload();
+    expect(await screen.findByText(en.errors.network)).toBeInTheDocument();
+    expect(screen.getByText(en.dashboard.updateFailed, { exact: false })).toBeInTheDocument();
+    expect(cards()).toHaveLength(3);
+    down = false;
+    resources.metrics.reload();
+    await waitFor(() => expect(screen.queryByText(en.errors.network)).not.toBeInTheDocument());
   });
 
   it('mounts only the visible cards of a large fleet', async () => {
