@@ -1,40 +1,10 @@
 import type pg from 'pg';
-import type {
-  AdjustmentDirection,
-  TrafficAdjustmentRow,
-  TrafficAdjustmentsRepo,
-} from '../ports.js';
+import type { TrafficAdjustmentsRepo } from '../ports.js';
+import {
+  toAdjustmentRow as toRow,
+  type AdjustmentDb as Db,
+} from '../queries/traffic-adjustment-rows.js';
 import { inTransaction } from './pool.js';
-
-type Db = {
-  id: number;
-  node_id: number;
-  iface: string;
-  cycle_start: number;
-  cycle_end: number;
-  direction: string;
-  billed_bytes: number;
-  raw_bytes: number;
-  note: string;
-  created_at: number;
-  revoked_at: number | null;
-  superseded_by: number | null;
-};
-
-const toRow = (r: Db): TrafficAdjustmentRow => ({
-  id: r.id,
-  nodeId: r.node_id,
-  iface: r.iface,
-  cycleStart: r.cycle_start,
-  cycleEnd: r.cycle_end,
-  direction: r.direction as AdjustmentDirection,
-  billedBytes: r.billed_bytes,
-  rawBytes: r.raw_bytes,
-  note: r.note,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-  supersededBy: r.superseded_by,
-});
 
 const REVOKE = `UPDATE traffic_adjustment SET revoked_at = $1, superseded_by = NULL
   WHERE node_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING *`;

@@ -1,39 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type {
-  AdjustmentDirection,
-  TrafficAdjustmentRow,
-  TrafficAdjustmentsRepo,
-} from '../ports.js';
-
-type Db = {
-  id: number;
-  node_id: number;
-  iface: string;
-  cycle_start: number;
-  cycle_end: number;
-  direction: string;
-  billed_bytes: number;
-  raw_bytes: number;
-  note: string;
-  created_at: number;
-  revoked_at: number | null;
-  superseded_by: number | null;
-};
-
-const toRow = (r: Db): TrafficAdjustmentRow => ({
-  id: r.id,
-  nodeId: r.node_id,
-  iface: r.iface,
-  cycleStart: r.cycle_start,
-  cycleEnd: r.cycle_end,
-  direction: r.direction as AdjustmentDirection,
-  billedBytes: r.billed_bytes,
-  rawBytes: r.raw_bytes,
-  note: r.note,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-  supersededBy: r.superseded_by,
-});
+import type { TrafficAdjustmentRow, TrafficAdjustmentsRepo } from '../ports.js';
+import {
+  toAdjustmentRow as toRow,
+  type AdjustmentDb as Db,
+} from '../queries/traffic-adjustment-rows.js';
 
 /** Calibration records on SQLite (migration 0010). */
 export function sqliteTrafficAdjustmentsRepo(db: BetterSqlite3.Database): TrafficAdjustmentsRepo {
