@@ -223,13 +223,15 @@ export class PgMetricsEngine {
       while (used.has(keyOf(r))) r.receivedAt++;
       used.add(keyOf(r));
     }
-    let todo = rows.sort((a, b) => a.entry.nodeId - b.entry.nodeId || a.receivedAt - b.receivedAt);
-    for (let probe = 0; todo.length > 0; probe++) {
+    let unstored = rows.sort(
+      (a, b) => a.entry.nodeId - b.entry.nodeId || a.receivedAt - b.receivedAt,
+    );
+    for (let probe = 0; unstored.length > 0; probe++) {
       if (probe > MAX_KEY_PROBES) {
-        throw new Error(`no free raw key for node ${todo[0]?.entry.nodeId ?? '?'}`);
+        throw new Error(`no free raw key for node ${unstored[0]?.entry.nodeId ?? '?'}`);
       }
       const params: unknown[][] = RAW_COLUMNS.map(() => []);
-      for (const r of todo) {
+      for (const r of unstored) {
         params[0]!.push(r.entry.nodeId);
         params[1]!.push(r.receivedAt);
         for (let i = 0; i < HOST_COLUMNS.length; i++) params[i + 2]!.push(r.host[i]);
@@ -237,8 +239,8 @@ export class PgMetricsEngine {
       }
       const res = await client.query<{ node_id: number; received_at: number }>(INSERT_RAW, params);
       const stored = new Set(res.rows.map((x) => `${x.node_id}:${x.received_at}`));
-      todo = todo.filter((r) => !stored.has(keyOf(r)));
-      for (const r of todo) {
+      unstored = unstored.filter((r) => !stored.has(keyOf(r)));
+      for (const r of unstored) {
         do r.receivedAt++;
         while (used.has(keyOf(r)));
         used.add(keyOf(r));
