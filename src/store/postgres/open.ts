@@ -31,7 +31,8 @@ import { PARTITION_DAYS_AHEAD } from './partitions.js';
 /**
  * The parts of Dash's store that run on PostgreSQL so far. Alerts,
  * notification channels, history reads and rollups are SQLite-only for now, which is why
- * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
+ * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts and
+ * kits/open.ts).
  */
 export interface PostgresStore {
   readonly engine: 'postgres';

@@ -21,7 +21,7 @@ async function withHistory(app: TestApp): Promise<void> {
   for (let at = start; at < now; at += 60_000) {
     writes.push(metricsWrite(1, at, { seq: at / 60_000, deadline: Infinity }));
   }
-  new MetricsEngine(app.deps.store.raw, () => 0).commitBatch(writes);
+  new MetricsEngine(app.raw, () => 0).commitBatch(writes);
   await app.deps.ingestBackend.rollup(now);
 }
 
