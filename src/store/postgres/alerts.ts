@@ -14,6 +14,10 @@ import {
 } from '../queries/alert-rows.js';
 import {
   eventsQuery,
+  insertEventSql,
+  insertRuleSql,
+  openEventValues,
+  ruleValues,
   OPEN_KEYS_SQL,
   OPEN_ROWS_SQL,
   postgresPlaceholder,
@@ -47,27 +51,8 @@ export function postgresAlertsRepo(pool: pg.Pool): AlertsRepo {
       );
     } else if (w.kind === 'open') {
       const res = await c.query<{ id: number }>(
-        `INSERT INTO alert_events (rule_id, rule_generation, rule_name, node_id, metric, status,
-           first_trigger_at, last_trigger_at, current_value, effective_threshold, title, message, why,
-           silenced, flapping, last_notified_at)
-         VALUES ($1, $2, $3, $4, $5, 'open', $6, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         RETURNING id`,
-        [
-          w.ruleId,
-          w.ruleGeneration,
-          w.ruleName,
-          w.nodeId,
-          w.metric,
-          w.at,
-          w.value,
-          w.threshold,
-          w.title,
-          w.message,
-          JSON.stringify(w.why),
-          w.silenced,
-          w.flapping,
-          w.notify ? w.at : null,
-        ],
+        insertEventSql(postgresPlaceholder),
+        openEventValues(w),
       );
       if (w.notify) await transition(res.rows[0]!.id, 'opened', 0, null);
     } else if (w.kind === 'repeat' || w.kind === 'notify_open') {
@@ -101,25 +86,8 @@ export function postgresAlertsRepo(pool: pg.Pool): AlertsRepo {
     },
     async createRule(r, now) {
       const res = await pool.query<{ id: number }>(
-        `INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec,
-           cooldown_min, threshold_mode, threshold_offset, clear_threshold, repeat_interval_min,
-           repeat_max, generation, generation_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 1, $13, $13, $13) RETURNING id`,
-        [
-          r.name,
-          r.enabled,
-          r.metric,
-          r.operator,
-          r.threshold,
-          r.durationSec,
-          r.cooldownMin,
-          r.thresholdMode,
-          r.thresholdOffset,
-          r.clearThreshold,
-          r.repeatIntervalMin,
-          r.repeatMax,
-          now,
-        ],
+        insertRuleSql(postgresPlaceholder),
+        ruleValues(r, now),
       );
       return res.rows[0]!.id;
     },

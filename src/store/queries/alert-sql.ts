@@ -1,4 +1,4 @@
-import type { AlertEventQuery, AlertRuleWrite } from '../ports.js';
+import type { AlertEventQuery, AlertRuleWrite, AlertTransitionWrite } from '../ports.js';
 import { RULE_COLUMNS } from './alert-rows.js';
 
 /**
@@ -32,7 +32,7 @@ export const EVENT_SELECT = `SELECT e.*, n.name AS node_name, n.hostname AS node
 export const OPEN_ROWS_SQL = `${EVENT_SELECT} WHERE e.status = 'open'
   ORDER BY e.last_trigger_at DESC, e.id DESC`;
 
-type Arg = number | string | null;
+export type Arg = number | string | null;
 
 /** The UPDATE of a live rule's changed columns (flags as 1/0, which both engines accept). */
 export function ruleUpdate(
@@ -84,3 +84,58 @@ export function eventsQuery(q: AlertEventQuery, ph: Placeholder): { sql: string;
         ORDER BY e.last_trigger_at DESC, e.id DESC LIMIT ${arg(q.limit)}`;
   return { sql, args };
 }
+
+const list = (n: number, ph: Placeholder) =>
+  Array.from({ length: n }, (_, i) => ph(i + 1)).join(', ');
+
+/** The INSERT of a new rule (generation 1); its arguments are `ruleValues`. */
+export const insertRuleSql = (ph: Placeholder) =>
+  `INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec, cooldown_min,
+     threshold_mode, threshold_offset, clear_threshold, repeat_interval_min, repeat_max,
+     generation_at, created_at, updated_at, generation)
+   VALUES (${list(15, ph)}, 1) RETURNING id`;
+
+/** A new rule's values in `insertRuleSql` order, the flag as 1/0. */
+export const ruleValues = (r: AlertRuleWrite, now: number): Arg[] => [
+  r.name,
+  r.enabled ? 1 : 0,
+  r.metric,
+  r.operator,
+  r.threshold,
+  r.durationSec,
+  r.cooldownMin,
+  r.thresholdMode,
+  r.thresholdOffset,
+  r.clearThreshold,
+  r.repeatIntervalMin,
+  r.repeatMax,
+  now,
+  now,
+  now,
+];
+
+/** The INSERT of an opened event; its arguments are `openEventValues`. */
+export const insertEventSql = (ph: Placeholder) =>
+  `INSERT INTO alert_events (rule_id, rule_generation, rule_name, node_id, metric,
+     first_trigger_at, last_trigger_at, current_value, effective_threshold, title, message, why,
+     silenced, flapping, last_notified_at, status)
+   VALUES (${list(15, ph)}, 'open') RETURNING id`;
+
+/** An opened event's values in `insertEventSql` order, flags as 1/0. */
+export const openEventValues = (w: Extract<AlertTransitionWrite, { kind: 'open' }>): Arg[] => [
+  w.ruleId,
+  w.ruleGeneration,
+  w.ruleName,
+  w.nodeId,
+  w.metric,
+  w.at,
+  w.at,
+  w.value,
+  w.threshold,
+  w.title,
+  w.message,
+  JSON.stringify(w.why),
+  w.silenced ? 1 : 0,
+  w.flapping ? 1 : 0,
+  w.notify ? w.at : null,
+];

@@ -15,6 +15,11 @@ import {
 } from '../queries/alert-rows.js';
 import {
   eventsQuery,
+  insertEventSql,
+  insertRuleSql,
+  openEventValues,
+  ruleValues,
+  type Arg,
   OPEN_KEYS_SQL,
   OPEN_ROWS_SQL,
   RULES_SQL,
@@ -26,12 +31,7 @@ import {
 /** Alerts on SQLite with prepared statements; transitions commit with their outbox rows. */
 export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
   const listRules = db.prepare<[], RuleDbRow>(RULES_SQL);
-  const insertRule = db.prepare(
-    `INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec, cooldown_min,
-       threshold_mode, threshold_offset, clear_threshold, repeat_interval_min, repeat_max,
-       generation, generation_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-  );
+  const insertRule = db.prepare<Arg[], { id: number }>(insertRuleSql(sqlitePlaceholder));
   const deleteRule = db.prepare(
     'UPDATE alert_rules SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
@@ -58,12 +58,7 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
      FROM nodes n WHERE n.deleted_at IS NULL ORDER BY n.id`,
   );
   const openKeys = db.prepare<[], OpenKeyDbRow>(OPEN_KEYS_SQL);
-  const insertEvent = db.prepare(
-    `INSERT INTO alert_events (rule_id, rule_generation, rule_name, node_id, metric, status,
-       first_trigger_at, last_trigger_at, current_value, effective_threshold, title, message, why,
-       silenced, flapping, last_notified_at)
-     VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertEvent = db.prepare<Arg[], { id: number }>(insertEventSql(sqlitePlaceholder));
   const notifiedEvent = db.prepare<[number, number, number, number], { id: number }>(
     `UPDATE alert_events SET last_notified_at = ?, repeat_count = max(repeat_count, ?)
      WHERE node_id = ? AND rule_id = ? AND status = 'open' RETURNING id`,
@@ -92,24 +87,8 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
       if (w.kind === 'refresh') {
         refreshEvent.run(w.at, w.value, w.nodeId, w.ruleId);
       } else if (w.kind === 'open') {
-        const res = insertEvent.run(
-          w.ruleId,
-          w.ruleGeneration,
-          w.ruleName,
-          w.nodeId,
-          w.metric,
-          w.at,
-          w.at,
-          w.value,
-          w.threshold,
-          w.title,
-          w.message,
-          JSON.stringify(w.why),
-          w.silenced ? 1 : 0,
-          w.flapping ? 1 : 0,
-          w.notify ? w.at : null,
-        );
-        if (w.notify) insertTransition.run(res.lastInsertRowid, 'opened', 0, null, w.at);
+        const row = insertEvent.get(...openEventValues(w));
+        if (row && w.notify) insertTransition.run(row.id, 'opened', 0, null, w.at);
       } else if (w.kind === 'repeat' || w.kind === 'notify_open') {
         const seq = w.kind === 'repeat' ? w.seq : 0;
         const row = notifiedEvent.get(w.at, seq, w.nodeId, w.ruleId);
@@ -140,24 +119,7 @@ export function sqliteAlertsRepo(db: BetterSqlite3.Database): AlertsRepo {
       return listRules.all().map(toRule);
     },
     async createRule(r, now) {
-      const res = insertRule.run(
-        r.name,
-        r.enabled ? 1 : 0,
-        r.metric,
-        r.operator,
-        r.threshold,
-        r.durationSec,
-        r.cooldownMin,
-        r.thresholdMode,
-        r.thresholdOffset,
-        r.clearThreshold,
-        r.repeatIntervalMin,
-        r.repeatMax,
-        now,
-        now,
-        now,
-      );
-      return Number(res.lastInsertRowid);
+      return insertRule.get(...ruleValues(r, now))!.id;
     },
     async updateRule(id, changes, newGeneration, now) {
       const { sql, args } = ruleUpdate(id, changes, newGeneration, now, sqlitePlaceholder);
