@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
 import type {
   FrontRepo,
@@ -8,8 +8,6 @@ import type {
   TrafficAdjustmentsRepo,
   TrafficRepo,
 } from '../../src/store/ports.js';
-import { frontRepo } from '../../src/store/queries/node-front.js';
-import { nodeStaticRepo } from '../../src/store/queries/node-static.js';
 import {
   emptySchema,
   freshSchema,
@@ -20,13 +18,23 @@ import {
 /** The ports both engines implement so far. */
 export type EngineStore = Pick<
   Store,
-  'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'close'
+  'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'alerts' | 'close'
 > & {
   front: FrontRepo;
   nodeStatic: NodeStaticRepo;
   trafficAdjustments: TrafficAdjustmentsRepo;
   traffic: TrafficRepo;
 };
+
+/**
+ * Rows of a parameterless SQL read on either engine, for what no port shows (the outbox tables).
+ * Flags read as 1/0 and integers as numbers on both (store/postgres/pool.ts).
+ */
+export async function readRows<T>(store: EngineStore, sql: string): Promise<T[]> {
+  if (store.engine === 'postgres')
+    return (await (store as PostgresStore).pool.query(sql)).rows as T[];
+  return (store as unknown as SqliteStore).raw.prepare(sql).all() as T[];
+}
 
 export interface Engine {
   name: 'sqlite' | 'postgres';
@@ -35,13 +43,7 @@ export interface Engine {
 
 const sqlite: Engine = {
   name: 'sqlite',
-  open: async () => {
-    const store = openSqliteStore(':memory:', 0);
-    return Object.assign(store, {
-      front: frontRepo(store.db),
-      nodeStatic: nodeStaticRepo(store.db),
-    });
-  },
+  open: async () => openSqliteStore(':memory:', 0),
 };
 
 /**
