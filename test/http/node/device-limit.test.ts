@@ -34,12 +34,11 @@ function post(secret: string, body: unknown) {
   });
 }
 
-const devicesOf = (nodeId: number) =>
-  (
-    t.raw.prepare('SELECT count(*) AS n FROM metric_devices WHERE node_id = ?').get(nodeId) as {
-      n: number;
-    }
-  ).n;
+const devicesOf = async (nodeId: number) =>
+  (await t.sql.get<{ n: number }>(
+    'SELECT count(*) AS n FROM metric_devices WHERE node_id = ?',
+    nodeId,
+  ))!.n;
 
 describe('distinct devices per node', () => {
   it('accepts devices up to the limit and refuses a report that would pass it with 422', async () => {
@@ -48,7 +47,7 @@ describe('distinct devices per node', () => {
     expect(room).toBeGreaterThan(4);
     t.clock.advance(1000);
     expect((await post(node.secret, reportWith('veth', room - 2))).statusCode).toBe(200);
-    expect(devicesOf(node.id)).toBe(LIMIT - 2);
+    expect(await devicesOf(node.id)).toBe(LIMIT - 2);
 
     t.clock.advance(1000);
     const refused = await post(node.secret, reportWith('tap', 3, 1));
@@ -59,14 +58,14 @@ describe('distinct devices per node', () => {
       message: expect.stringContaining(`limit of ${LIMIT} distinct devices`) as string,
     });
     // Nothing of the refused report was stored, not even its first new names.
-    expect(devicesOf(node.id)).toBe(LIMIT - 2);
+    expect(await devicesOf(node.id)).toBe(LIMIT - 2);
 
     // Known devices, and new ones that still fit, keep being accepted.
     t.clock.advance(1000);
     expect((await post(node.secret, reportWith('veth', room - 2, 2))).statusCode).toBe(200);
     t.clock.advance(1000);
     expect((await post(node.secret, reportWith('tap', 2, 3))).statusCode).toBe(200);
-    expect(devicesOf(node.id)).toBe(LIMIT);
+    expect(await devicesOf(node.id)).toBe(LIMIT);
   });
 
   it("refuses one node's report without failing another node's in the same batch", async () => {
@@ -79,8 +78,8 @@ describe('distinct devices per node', () => {
     ]);
     expect(a.statusCode).toBe(422);
     expect(b.statusCode).toBe(200);
-    expect(devicesOf(noisy.id)).toBe(0);
-    expect(devicesOf(quiet.id)).toBe(baseDevices);
+    expect(await devicesOf(noisy.id)).toBe(0);
+    expect(await devicesOf(quiet.id)).toBe(baseDevices);
   });
 });
 
