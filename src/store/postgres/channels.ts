@@ -10,18 +10,28 @@ import {
 import { outboxChanges as items, postgresChannelOutbox } from './channel-outbox.js';
 import { inTransaction } from './pool.js';
 
-type Db = Pick<pg.PoolClient, 'query'>;
-
-/** The channel row, locked until the transaction ends so revision checks cannot race. */
-const lockChannel = async (c: Db, id: number) =>
-  (await c.query<ChannelDbRow>('SELECT * FROM notify_channels WHERE id = $1 FOR UPDATE', [id]))
-    .rows[0];
-
 /**
  * Channels and the delivery outbox on PostgreSQL with SQLite's outcomes; every multi-row change
- * is one transaction, and a revision-checked change locks the channel row first.
+ * is one transaction, and a revision-checked change locks the channel row first
+ * (two instances editing one channel: the second sees `changed`).
  */
 export function postgresChannelsRepo(pool: pg.Pool): ChannelsRepo {
+  /** Runs `change` on the locked channel row when it is still at `expected`. */
+  const atRevision = (
+    id: number,
+    expected: number,
+    change: (c: pg.PoolClient, cur: ChannelDbRow) => Promise<void>,
+  ) =>
+    inTransaction(pool, async (c): Promise<'ok' | 'missing' | 'changed'> => {
+      const cur = (
+        await c.query<ChannelDbRow>('SELECT * FROM notify_channels WHERE id = $1 FOR UPDATE', [id])
+      ).rows[0];
+      if (cur === undefined) return 'missing';
+      if (cur.revision !== expected) return 'changed';
+      await change(c, cur);
+      return 'ok';
+    });
+
   return {
     ...postgresChannelOutbox(pool),
     async list() {
@@ -47,10 +57,7 @@ export function postgresChannelsRepo(pool: pg.Pool): ChannelsRepo {
       return res.rows[0]!.id;
     },
     async replace(id, expected, w, now) {
-      return inTransaction(pool, async (c) => {
-        const cur = await lockChannel(c, id);
-        if (cur === undefined) return 'missing';
-        if (cur.revision !== expected) return 'changed';
+      return atRevision(id, expected, async (c, cur) => {
         await c.query(
           `UPDATE notify_channels SET name = $1, type = $2, config_sealed = $3, enabled = $4,
              revision = revision + 1, updated_at = $5 WHERE id = $6`,
@@ -59,21 +66,16 @@ export function postgresChannelsRepo(pool: pg.Pool): ChannelsRepo {
         if (cur.type !== w.type) await items.discardUnsent(c, id, now, 'channel_type_changed');
         else if (w.enabled) await items.wake(c, id, now);
         else await items.pauseUnsent(c, id);
-        return 'ok';
       });
     },
     async updateConfig(id, expected, sealed, now) {
-      return inTransaction(pool, async (c) => {
-        const cur = await lockChannel(c, id);
-        if (cur === undefined) return 'missing';
-        if (cur.revision !== expected) return 'changed';
+      return atRevision(id, expected, async (c, cur) => {
         await c.query(
           `UPDATE notify_channels SET config_sealed = $1, revision = revision + 1, updated_at = $2
            WHERE id = $3`,
           [sealed, now, id],
         );
         if (cur.enabled === 1) await items.wake(c, id, now);
-        return 'ok';
       });
     },
     async setEnabled(id, enabled, now) {
