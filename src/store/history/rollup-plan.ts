@@ -14,6 +14,12 @@ import { RollupRecord, decodeRollup, encodeRollup } from '../sqlite/rollup-codec
  * the end may commit up to 5 s later (its persistence budget), plus a batch.
  */
 export const ROLLUP_GRACE_MS = 10_000;
+/** How long each rollup table keeps its buckets. */
+export const ROLLUP_15M_RETENTION_MS = 16 * 86_400_000;
+export const ROLLUP_1H_RETENTION_MS = 32 * 86_400_000;
+/** A device unseen for as long as the longest-kept rollup references nothing any more. */
+export const DEVICE_RETENTION_MS = ROLLUP_1H_RETENTION_MS;
+
 /** Upper bound of buckets per run, so a long catch-up is spread over several runs. */
 export const MAX_BUCKETS_PER_RUN = 96;
 
