@@ -127,7 +127,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('history on both engines', () => {
     for (const c of cases) {
       for (const m of metrics) {
         for (const agg of aggs) {
-          const q = { nodeId: 1, from: 0, to: 0, stepMs: M, ...c, ...m, agg } as HistoryQuery;
+          const q = { nodeId: 1, from: 0, to: 0, stepMs: M, ...c, ...m, agg };
           const [a, b] = await Promise.all([readers.sqlite.points(q), readers.postgres.points(q)]);
           expect(b, `${stage} ${JSON.stringify(q)}`).toEqual(a);
           if (a.length > 0) nonEmpty++;
