@@ -27,6 +27,8 @@ import {
 } from '../sqlite/metrics-jobs-state.js';
 import { ROLLUP_NODE_SHIFT, type Agg } from '../sqlite/rollup-codec.js';
 
+import { inTransaction } from './pool.js';
+
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** The rollup watermarks (materialised up to, exclusive), as the rollup job stored them. */
@@ -50,20 +52,8 @@ export async function rollupWatermarks(
  * rollup rows and the tail come from one snapshot, as SQLite's read transaction gives.
  */
 export function postgresHistoryReader(pool: pg.Pool): HistoryRepo {
-  async function snapshot<T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const value = await fn(client);
-      await client.query('COMMIT');
-      return value;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
+  const snapshot = <T>(fn: (db: pg.PoolClient) => Promise<T>): Promise<T> =>
+    inTransaction(pool, fn, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
 
   async function rawPoints(db: Queryable, q: HistoryQuery, sel: Selector, from: number) {
     if (sel.host !== undefined) {
