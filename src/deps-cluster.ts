@@ -16,6 +16,9 @@ import type { SystemSettingsService } from './domain/settings/system-settings.js
 import type { UptimeService } from './domain/uptime/uptime-service.js';
 import type { AlertsService } from './domain/alerts/service.js';
 import { alertReadings } from './domain/alerts/readings.js';
+import type { AcceptedReport } from './domain/ingest/report-events.js';
+import type { IfaceCounters } from './domain/ingest/report-digest.js';
+import type { NodeView } from './protocol/front-view.js';
 import { PgBus } from './store/postgres/notify.js';
 import { postgresJobLocks } from './store/postgres/job-locks.js';
 import { LeaderLock } from './store/postgres/leader-lock.js';
@@ -62,6 +65,9 @@ export class Cluster {
   private readonly bus: PgBus;
   private readonly locks: JobLocks;
   private alerts: AlertsService | undefined;
+  private traffic: { resetCursors(): Promise<void> } | undefined;
+  /** Reports of other instances handed to this one's listeners: not published again. */
+  private readonly remote = new WeakSet<AcceptedReport>();
 
   constructor(private readonly i: ClusterInputs) {
     const onError = (err: unknown) => i.log.error({ err }, 'instance sync failed');
@@ -86,7 +92,7 @@ export class Cluster {
       onError,
       followers: {
         front: i.front,
-        onRemoteReports: (ids) => this.evaluateRemote(ids),
+        onRemoteReports: (ids) => this.leadRemote(ids),
         nodeEvents: i.nodeEvents,
         reloadSecrets: async () => i.nodeSecrets.load(await i.liveSecretHashes()),
         auth: i.auth,
@@ -102,17 +108,24 @@ export class Cluster {
       ...(i.leaderRetryMs === undefined ? {} : { retryMs: i.leaderRetryMs }),
       onChange: async (leading) => {
         i.log.info({ leading }, 'alert evaluation leadership changed');
-        if (leading) await this.alerts?.start(this.known());
+        if (!leading) return;
+        await this.traffic?.resetCursors();
+        await this.alerts?.start(this.known());
       },
       onError,
     });
     i.auth.shareAcrossInstances((change) => this.sync.sessionChanged(change));
     i.systemSettings.onSaved(() => this.sync.settingsChanged('system'));
     i.uptime.readReceiptsFromStore();
-    i.reportEvents.onAccepted((event) => this.sync.reportApplied(event.nodeId));
+    i.reportEvents.onAccepted((event) => {
+      if (!this.remote.has(event)) this.sync.reportApplied(event.nodeId);
+    });
   }
 
-  /** The alert gate: only the leading instance evaluates and writes transitions. */
+  /**
+   * The gate of alert evaluation and traffic collection: only the leading instance runs them,
+   * on its own reports and (re-emitted to its report listeners) everyone else's.
+   */
   leading(): boolean {
     return this.leader.leading;
   }
@@ -127,8 +140,10 @@ export class Cluster {
     this.sync.nodeRefreshed(nodeId);
   }
 
-  attachAlerts(alerts: AlertsService): void {
-    this.alerts = alerts;
+  /** What the leader restarts when it takes over (built after the cluster, see deps.ts). */
+  attach(led: { alerts: AlertsService; traffic?: { resetCursors(): Promise<void> } }): void {
+    this.alerts = led.alerts;
+    this.traffic = led.traffic;
   }
 
   /** The job, run by one instance per turn. */
@@ -157,21 +172,36 @@ export class Cluster {
     });
   }
 
-  /** The leader evaluates reports accepted elsewhere on their re-read views. */
-  private evaluateRemote(ids: readonly number[]): void {
-    const alerts = this.alerts;
-    if (!alerts || !this.leading()) return;
+  /**
+   * On the leader, reports other instances accepted reach the report listeners (alerts,
+   * traffic) with what their re-read views hold: alert readings, and interface counters (a
+   * zero, which the view shows for a counter the report lacked, is left unknown).
+   */
+  private leadRemote(ids: readonly number[]): void {
+    if (!this.leading()) return;
     for (const nodeId of ids) {
       const view = this.i.front.view(nodeId);
       const receivedAt = this.i.front.receivedAt(nodeId);
       if (!view || receivedAt === undefined) continue;
-      alerts.onReport({
+      const event: AcceptedReport = {
         nodeId,
         receivedAt,
-        counters: [],
+        counters: viewCounters(view),
         readings: alertReadings(view),
         view: () => view,
-      });
+      };
+      this.remote.add(event);
+      this.i.reportEvents.emitAccepted(event, (err) =>
+        this.i.log.error({ err, nodeId }, 'accepted-report listener failed'),
+      );
     }
   }
+}
+
+function viewCounters(view: NodeView): IfaceCounters[] {
+  return (view.network.by_interface ?? []).map((i) => ({
+    name: i.name,
+    rx: i.bytes_recv > 0 ? i.bytes_recv : null,
+    tx: i.bytes_sent > 0 ? i.bytes_sent : null,
+  }));
 }

@@ -81,7 +81,11 @@ async function instance(url: string, channel: string, key: Buffer) {
     start: async () => void starts++,
     followStored: async () => {},
   };
-  cluster.attachAlerts(alerts as unknown as AlertsService);
+  let resets = 0;
+  cluster.attach({
+    alerts: alerts as unknown as AlertsService,
+    traffic: { resetCursors: async () => void resets++ },
+  });
   reportEvents.onAccepted((e) => {
     if (cluster.leading()) alerts.onReport(e);
   });
@@ -114,6 +118,7 @@ async function instance(url: string, channel: string, key: Buffer) {
     systemSettings,
     evaluated,
     starts: () => starts,
+    resets: () => resets,
     report,
     async close() {
       await cluster.stop();
@@ -161,11 +166,19 @@ describe.skipIf(!POSTGRES_AVAILABLE)('Cluster: the composition for several insta
     // Evaluated on what B accepted (the re-read view), not on what A held before.
     expect(a.evaluated[1]?.readings).toEqual(onB);
     expect(onB).not.toEqual(onA);
+    // ... and with B's interface counters, for traffic collection on the leader.
+    const counters = b.front.view(nodeId)!.network.by_interface!.map((i) => ({
+      name: i.name,
+      rx: i.bytes_recv,
+      tx: i.bytes_sent,
+    }));
+    expect(counters.length).toBeGreaterThan(0);
+    expect(a.evaluated[1]?.counters).toEqual(counters);
     expect(b.evaluated).toEqual([]);
     // The leader stops: the other takes over and restores the open events.
     await a.cluster.stop();
     await until(() => b.cluster.leading());
-    expect(b.starts()).toBe(1);
+    expect([b.starts(), b.resets()]).toEqual([1, 1]);
     await b.report(nodeId, t + 20);
     expect(b.evaluated.map((e) => e.receivedAt)).toEqual([t + 20]);
   });
