@@ -49,12 +49,18 @@ export function createTraffic(d: {
   retentionDays: number;
   reportEvents: ReportEvents;
   nodeEvents: NodeEvents;
+  /**
+   * Several instances: only the one leading collection queues counters (it is handed the
+   * reports other instances accepted too); the others leave them to it.
+   */
+  collects?: () => boolean;
 }): Traffic {
   const retentionMs = d.retentionDays * DAY_MS;
   const cycles = new NodeCycles(d.nodes, d.appZone);
   const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log);
   // Only queue the counters here: this runs on the HTTP thread of the ingest path.
   d.reportEvents.onAccepted((event) => {
+    if (d.collects?.() === false) return;
     collector.enqueue({
       nodeId: event.nodeId,
       receivedAt: event.receivedAt,
