@@ -281,6 +281,12 @@ export interface BatchCommitter {
   readonly maxDevicesPerNode?: number;
 }
 
+/** The same for an engine whose commit is awaited (PostgreSQL): outcomes after COMMIT. */
+export interface AsyncBatchCommitter {
+  commitBatch(entries: readonly MetricsWrite[]): Promise<MetricsWriteOutcome[]>;
+  readonly maxDevicesPerNode?: number;
+}
+
 export interface RollupRunResult {
   /** Newest 15-minute bucket end (exclusive) now materialised, if any. */
   watermark15m: number | undefined;

@@ -1,5 +1,10 @@
 import type pg from 'pg';
-import type { DeviceKind, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
+import type {
+  AsyncBatchCommitter,
+  DeviceKind,
+  MetricsWrite,
+  MetricsWriteOutcome,
+} from '../ports.js';
 import { checkpointDelay } from '../sqlite/metrics-engine.js';
 import {
   HOST_COLUMNS,
@@ -48,7 +53,7 @@ interface RawRow {
  * promise resolves only after COMMIT returned: with PostgreSQL's default
  * `synchronous_commit = on` the batch is then on disk. Batches run one at a time per engine.
  */
-export class PgMetricsEngine {
+export class PgMetricsEngine implements AsyncBatchCommitter {
   readonly devices: PgDeviceRegistry;
   private readonly marks = new Map<number, CurrentMark | null>();
   private readonly knownIp = new Map<number, string>();
@@ -61,6 +66,10 @@ export class PgMetricsEngine {
     maxDevicesPerNode?: number,
   ) {
     this.devices = new PgDeviceRegistry(maxDevicesPerNode);
+  }
+
+  get maxDevicesPerNode(): number {
+    return this.devices.maxPerNode;
   }
 
   /** Stores a batch in one transaction; outcomes in input order, after COMMIT. */
