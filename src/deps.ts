@@ -224,7 +224,6 @@ export async function createDeps(
   const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
   const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
   const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
-  const ingestInWorkers = ingestMode === 'worker' && config.database.kind === 'sqlite';
   const ingestBackend =
     ingestMode === 'worker' && config.database.kind === 'sqlite'
       ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec, {
@@ -271,7 +270,11 @@ export async function createDeps(
     retentionDays: config.trafficRetentionDays,
     reportEvents,
     nodeEvents,
-    storeBatch: ingestInWorkers ? (batch) => ingestBackend.applyTraffic(batch) : undefined,
+    // On the ingest writer thread where there is one (never the in-memory inline backend's).
+    storeBatch:
+      ingestMode === 'worker' && ingestBackend.applyTraffic
+        ? (batch) => ingestBackend.applyTraffic!(batch)
+        : undefined,
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));

@@ -8,9 +8,10 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
   setRenderFacts(nodeId: number, facts: RenderFacts | null): void;
   /**
    * Stores a batch of the traffic collector's rows on the ingest writer connection, so its
-   * statements (and their commit) do not run on the HTTP thread.
+   * statements (and their commit) do not run on the HTTP thread. Only the SQLite backends
+   * have one; elsewhere the collector writes through its repository.
    */
-  applyTraffic(batch: TrafficBatch): Promise<void>;
+  applyTraffic?(batch: TrafficBatch): Promise<void>;
   /** Waits until every report handed over so far is answered. */
   drain(): Promise<void>;
   close(): Promise<void>;

@@ -86,7 +86,7 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
     setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
     rollup: (at, sealMs) => first.rollup(at, sealMs),
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
-    applyTraffic: (batch) => first.applyTraffic(batch),
+    applyTraffic: first.applyTraffic && ((batch) => first.applyTraffic!(batch)),
     async drain() {
       await Promise.all(shards.map((s) => s.drain()));
     },
