@@ -64,6 +64,11 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     private readonly now: () => number,
     private readonly partitions: PartitionGuard,
     maxDevicesPerNode?: number,
+    /**
+     * Rewrite node_current with every current report, not every 30-45 s: several instances
+     * read each other's reports from it (docs/postgresql.md "Between instances").
+     */
+    private readonly currentEveryReport = false,
   ) {
     this.devices = new PgDeviceRegistry(maxDevicesPerNode);
   }
@@ -152,7 +157,11 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
         continue;
       }
       let storedAt = mark?.storedAt;
-      if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
+      if (
+        this.currentEveryReport ||
+        storedAt === undefined ||
+        e.receivedAt - storedAt >= checkpointDelay(e.nodeId)
+      ) {
         upserts.set(e.nodeId, { e, first: upserts.get(e.nodeId)?.first ?? e.receivedAt });
         storedAt = e.receivedAt;
       }
