@@ -63,6 +63,7 @@ export const LAYERS = {
   'app.ts': { may: ['http', 'http/static'], types: ['deps.ts'] },
   // Composition roots and commands: anything.
   'deps.ts': { may: ['*'] },
+  'deps-cluster.ts': { may: ['*'] },
   'main.ts': { may: ['*'] },
   cli: { may: ['*'] },
 };

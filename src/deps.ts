@@ -219,12 +219,13 @@ export async function createDeps(
   });
   const updateOffers: UpdateOffers = nodeUpgrades;
   const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
+  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
   const ingestBackend = kit.ingestBackend({
     log,
     now: () => clock.now(),
     staleAfterSec,
     maxDevicesPerNode: config.nodeMaxDevices,
-    mode: overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker'),
+    mode: ingestMode,
   });
   const front = new FrontState({
     repo: store.front,
@@ -266,6 +267,11 @@ export async function createDeps(
     retentionDays: config.trafficRetentionDays,
     reportEvents,
     nodeEvents,
+    // On the ingest writer thread where there is one (never the in-memory inline backend's).
+    storeBatch:
+      ingestMode === 'worker' && ingestBackend.applyTraffic
+        ? (batch) => ingestBackend.applyTraffic!(batch)
+        : undefined,
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
