@@ -29,6 +29,8 @@ export function postgresKit(store: PostgresStore): EngineKit {
         partitions: store.partitions,
         maxDevicesPerNode: o.maxDevicesPerNode,
       }).ingestBackend,
-    jobs: ({ rawRetentionDays }) => [historyPartitionsJob(store.historyPartitions, rawRetentionDays)],
+    jobs: ({ rawRetentionDays }) => [
+      historyPartitionsJob(store.historyPartitions, rawRetentionDays),
+    ],
   };
 }

@@ -86,13 +86,15 @@ describe.skipIf(unavailable !== undefined)('dash serve on PostgreSQL', () => {
     // Stored in PostgreSQL, not only in memory: the report's row and the current projection.
     const pool = new pg.Pool({ connectionString: f.url, max: 1 });
     try {
-      const rows = await pool.query(
+      const rows = await pool.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM metrics_raw WHERE node_id = $1',
         [node!.id],
       );
-      expect(rows.rows[0].n).toBe(1);
-      const current = await pool.query('SELECT count(*)::int AS n FROM node_current');
-      expect(current.rows[0].n).toBe(1);
+      expect(rows.rows[0]!.n).toBe(1);
+      const current = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM node_current',
+      );
+      expect(current.rows[0]!.n).toBe(1);
     } finally {
       await pool.end();
     }
