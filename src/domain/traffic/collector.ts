@@ -153,6 +153,16 @@ export class TrafficCollector {
     });
   }
 
+  /**
+   * Forgets each interface's last stored sample (read again at the next flush): another
+   * instance collected meanwhile (several instances: this one just took over collection).
+   */
+  resetCursors(): Promise<void> {
+    return this.inTurn(async () => {
+      this.cursors = undefined;
+    });
+  }
+
   /** Writes every queued report; returns how many samples were stored. */
   flush(): Promise<number> {
     return this.inTurn(() => this.flushNow());

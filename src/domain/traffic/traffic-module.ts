@@ -55,6 +55,11 @@ export function createTraffic(d: {
   reportEvents: ReportEvents;
   nodeEvents: NodeEvents;
   /**
+   * Several instances: only the one leading collection queues counters (it is handed the
+   * reports other instances accepted too); the others leave them to it.
+   */
+  collects?: () => boolean;
+  /**
    * Where the collector's batches are written, when not through `traffic` on this thread
    * (the ingest writer thread, which keeps the statements off the HTTP thread).
    */
@@ -65,6 +70,7 @@ export function createTraffic(d: {
   const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log, d.storeBatch);
   // Only queue the counters here: this runs on the HTTP thread of the ingest path.
   d.reportEvents.onAccepted((event) => {
+    if (d.collects?.() === false) return;
     collector.enqueue({
       nodeId: event.nodeId,
       receivedAt: event.receivedAt,
