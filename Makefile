@@ -5,7 +5,7 @@ NPM ?= npm
 # Standalone agents (Bun --compile, runtimes from npm; see docs/agent.md). Built once, then cached.
 AGENT_BUILD = node --import tsx scripts/build-agent-binaries.ts
 
-.PHONY: run test build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads soak
+.PHONY: run test test-postgres build agents agent-host deps web-deps web-build web-check e2e clean release bench-json bench-agent bench-ingest bench-reads soak
 
 node_modules/.deps-ok: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -51,6 +51,10 @@ test: deps web-deps
 	$(NPM) run -s test
 	$(MAKE) -s web-check
 	$(MAKE) -s e2e
+
+# The HTTP suite again with every test app on PostgreSQL (POSTGRES_TEST_URL; docs/postgresql.md).
+test-postgres: deps
+	$(NPM) run -s test:postgres
 
 # Browser tests against a real Dash with seeded data; uses Debian's chromium (no download).
 e2e: build

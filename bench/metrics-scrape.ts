@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/load.js';
-import { createDeps, type AppDeps } from '../src/deps.js';
+import { createSqliteBenchDeps, type BenchDeps } from './sqlite-deps.js';
 import { buildApp } from '../src/app.js';
 import { silentLogger } from '../src/platform/logger.js';
 import { NodeSecretIndex } from '../src/domain/nodes/secret-index.js';
@@ -30,10 +30,10 @@ const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 7);
 const TOKEN = 'bench-metrics-token-0123456789';
 const run = promisify(execFile);
 
-function insertNode(deps: AppDeps, i: number): number {
+function insertNode(deps: BenchDeps, i: number): number {
   const now = deps.clock.now();
   const secret = `bench-secret-${i}-xxxxxxxx`;
-  const r = deps.store.raw
+  const r = deps.raw
     .prepare(
       `INSERT INTO nodes (name, secret_hash, secret_enc, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?)`,
@@ -42,7 +42,7 @@ function insertNode(deps: AppDeps, i: number): number {
   return Number(r.lastInsertRowid);
 }
 
-async function reportAll(deps: AppDeps, ids: number[], seq: number): Promise<void> {
+async function reportAll(deps: BenchDeps, ids: number[], seq: number): Promise<void> {
   const body = JSON.stringify(agentReport({ seq }));
   const at = deps.clock.now();
   const pending: Array<Promise<unknown>> = [];
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     DASH_METRICS_TOKEN: TOKEN,
   });
   const clock = new FakeClock();
-  const deps = await createDeps(config, { clock, log: silentLogger });
+  const deps = await createSqliteBenchDeps(config, { clock, log: silentLogger });
   const telemetry = deps.telemetry!;
   console.log(`seeding ${NODES} nodes with one report each...`);
   const ids = Array.from({ length: NODES }, (_, i) => insertNode(deps, i));

@@ -44,6 +44,20 @@ export const LAYERS = {
   workers: {
     may: ['domain', 'platform', 'errors', 'protocol', 'config', 'store/ports', 'store/engine'],
   },
+  // One database engine as the composition root sees it (store + its ingest pipeline + jobs).
+  kits: {
+    may: [
+      'workers',
+      'jobs',
+      'store/ports',
+      'store/engine',
+      'domain',
+      'platform',
+      'errors',
+      'protocol',
+      'config',
+    ],
+  },
   // Bundled alone: only types of the wire model (erased from the bundle).
   agent: { may: [], types: ['protocol'] },
   'app.ts': { may: ['http', 'http/static'], types: ['deps.ts'] },

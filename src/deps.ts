@@ -1,8 +1,8 @@
 import type { DashConfig } from './config/schema.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createLogger, type Logger } from './platform/logger.js';
-import { openStore } from './store/open.js';
-import type { SqliteStore } from './store/sqlite/open.js';
+import type { EngineKit } from './kits/engine-kit.js';
+import { openEngineKit } from './kits/open.js';
 import { AdminPassword } from './domain/auth/admin-password.js';
 import { DASH_VERSION } from './version.js';
 import { AGENT_VERSION } from './agent/version.js';
@@ -34,17 +34,9 @@ import { FrontState } from './domain/front/front-state.js';
 import { ReportEvents } from './domain/ingest/report-events.js';
 import { MetricsIngest } from './domain/ingest/metrics-ingest.js';
 import { StaticIngest } from './domain/ingest/static-ingest.js';
-import type { HistoryRepo } from './store/ports.js';
-import { frontRepo } from './store/queries/node-front.js';
-import { nodeStaticRepo } from './store/queries/node-static.js';
-import { historyReader } from './store/sqlite/history-reader.js';
-import { sqliteHistoryStorage } from './store/sqlite/history-storage.js';
+import type { HistoryRepo, Store } from './store/ports.js';
 import { StorageService } from './domain/history/storage-service.js';
-import {
-  inlineIngestBackend,
-  workerIngestBackend,
-  type IngestBackend,
-} from './workers/ingest-backend.js';
+import type { IngestBackend } from './workers/ingest-backend-port.js';
 import { metricsRollupsJob } from './jobs/metrics-rollups.js';
 import { metricsRetentionJob } from './jobs/metrics-retention.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
@@ -71,7 +63,7 @@ export interface AppDeps {
   config: DashConfig;
   clock: Clock;
   log: Logger;
-  store: SqliteStore;
+  store: Store;
   versions: { dash: string; node: string };
   adminPassword: AdminPassword;
   auth: AuthService;
@@ -150,6 +142,11 @@ export interface DepsOverrides {
   updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
   /** Telegram user-account client (tests pass a fake; the default is GramJS). */
   mtproto?: MtprotoGateway;
+  /**
+   * The engine, already open (tests open it themselves to reach its tables); the default
+   * opens `config.database`. Shutdown closes it either way.
+   */
+  kit?: EngineKit;
 }
 
 /** Builds every service and loads hot state from the store. */
@@ -159,11 +156,11 @@ export async function createDeps(
 ): Promise<AppDeps> {
   const clock = overrides.clock ?? systemClock;
   const log = overrides.log ?? createLogger(config.logLevel);
-  const store = openStore(config.database, clock.now());
-  const dataKey =
-    config.database.kind === 'sqlite' && config.database.path === ':memory:'
-      ? DataKey.ephemeral()
-      : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const kit = overrides.kit ?? (await openEngineKit(config.database, clock.now()));
+  const store = kit.store;
+  const dataKey = kit.ephemeral
+    ? DataKey.ephemeral()
+    : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
   const adminPassword = new AdminPassword(store.settings, clock);
   const auth = new AuthService(
     store.sessions,
@@ -221,17 +218,17 @@ export async function createDeps(
     if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
   });
   const updateOffers: UpdateOffers = nodeUpgrades;
-  const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
-  const ingestMode = overrides.ingestMode ?? (inMemory ? 'inline' : 'worker');
   const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
-  const ingestBackend =
-    ingestMode === 'worker' && config.database.kind === 'sqlite'
-      ? workerIngestBackend(config.database.path, log, () => clock.now(), staleAfterSec, {
-          maxDevicesPerNode: config.nodeMaxDevices,
-        })
-      : inlineIngestBackend(store.raw, () => clock.now(), staleAfterSec, config.nodeMaxDevices);
+  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
+  const ingestBackend = kit.ingestBackend({
+    log,
+    now: () => clock.now(),
+    staleAfterSec,
+    maxDevicesPerNode: config.nodeMaxDevices,
+    mode: ingestMode,
+  });
   const front = new FrontState({
-    repo: frontRepo(store.db),
+    repo: store.front,
     staleAfterSec,
     warn: (msg, ctx) => log.warn(ctx, msg),
     onFacts: (nodeId, facts) => ingestBackend.setRenderFacts(nodeId, facts),
@@ -239,16 +236,16 @@ export async function createDeps(
   await front.load();
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
-  const history = historyReader(store.raw);
+  const history = kit.historyReader();
   scheduler.add(metricsRollupsJob(ingestBackend, config.historySealMs));
   scheduler.add(
     metricsRetentionJob(ingestBackend, config.rawRetentionDays, config.historyMaxBytes),
   );
+  for (const job of kit.jobs({ rawRetentionDays: config.rawRetentionDays })) scheduler.add(job);
   const telemetry = config.metrics.enabled
     ? createTelemetry({
         config: config.metrics,
-        database: config.database,
-        db: store.raw,
+        databaseBytes: () => kit.databaseBytes(),
         front,
         memberships: () => store.groups.memberships(),
         offlineAfterMs: config.nodeOfflineThresholdMs,
@@ -354,12 +351,7 @@ export async function createDeps(
     trafficSettings,
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
-    historyService: new HistoryService(
-      historyReader(store.raw),
-      store.nodes,
-      systemSettings,
-      clock,
-    ),
+    historyService: new HistoryService(kit.historyReader(), store.nodes, systemSettings, clock),
     scheduler,
     dataKey,
     nodeSecrets,
@@ -383,7 +375,7 @@ export async function createDeps(
       receipts: uptime,
       observer: telemetry?.self,
     }),
-    staticIngest: new StaticIngest({ clock, repo: nodeStaticRepo(store.db), front }),
+    staticIngest: new StaticIngest({ clock, repo: store.nodeStatic, front }),
     history,
     ingestBackend,
     telemetry,
@@ -391,7 +383,7 @@ export async function createDeps(
     alerts,
     themes: new ThemesService(new ThemeStore(join(config.home, 'themes')), clock),
     updater,
-    storage: new StorageService(sqliteHistoryStorage(store.raw), clock, {
+    storage: new StorageService(kit.storage, clock, {
       maxBytes: config.historyMaxBytes,
       rawRetentionDays: config.rawRetentionDays,
     }),

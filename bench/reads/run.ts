@@ -17,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
-import { createDeps, type AppDeps } from '../../src/deps.js';
+import { createSqliteBenchDeps, type BenchDeps } from '../sqlite-deps.js';
 import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { NodeSecretIndex } from '../../src/domain/nodes/secret-index.js';
@@ -31,13 +31,13 @@ const CONNS = 16;
 const CHILD = new URL('./load-child.ts', import.meta.url).pathname;
 
 function insertNode(
-  deps: AppDeps,
+  deps: BenchDeps,
   i: number,
   guestVisible: boolean,
 ): { id: number; secret: string } {
   const secret = `bench-secret-${i}-xxxxxxxx`;
   const now = deps.clock.now();
-  const r = deps.store.raw
+  const r = deps.raw
     .prepare(
       `INSERT INTO nodes (name, secret_hash, secret_enc, is_guest_visible, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -55,7 +55,7 @@ function insertNode(
   return { id, secret };
 }
 
-async function report(deps: AppDeps, id: number, seq: number, at: number): Promise<void> {
+async function report(deps: BenchDeps, id: number, seq: number, at: number): Promise<void> {
   const body = Buffer.from(JSON.stringify(agentReport({ seq, hostname: `host-${id}` })));
   await deps.metricsIngest.accept({ nodeId: id, receivedAt: at, body, ip: '127.0.0.1' });
 }
@@ -88,7 +88,7 @@ async function frontBench(): Promise<void> {
     // Every load client connects from loopback: no per-address connection cap.
     DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
   });
-  const deps = await createDeps(config, { log: silentLogger });
+  const deps = await createSqliteBenchDeps(config, { log: silentLogger });
   const nodes = Array.from({ length: NODES }, (_, i) => insertNode(deps, i, true));
   for (const n of nodes) await deps.front.ensureNode(n.id);
   let seq = 0;
@@ -167,7 +167,7 @@ async function historyBench(): Promise<void> {
   let now = Date.UTC(2026, 10, 1);
   const clock = { now: () => now };
   void clock;
-  const deps = await createDeps(config, { log: silentLogger, clock });
+  const deps = await createSqliteBenchDeps(config, { log: silentLogger, clock });
   const node = insertNode(deps, 0, true);
   await deps.front.ensureNode(node.id);
   const step = 3000;
@@ -226,7 +226,7 @@ async function historyBench(): Promise<void> {
   }
   // The bare decode of the same points: blocks and open rows read for one series, no HTTP, no
   // bucketing (raw history is sealed into blocks by the rollup runs above).
-  const source = historySource(deps.store.raw);
+  const source = historySource(deps.raw);
   const cpu = HOST_METRICS.indexOf('cpu.usage_ratio');
   for (const [label, ms] of [
     ['1h', 3_600_000],

@@ -1,6 +1,3 @@
-import type { DatabaseConfig } from '../config/schema.js';
-import { openSqliteStore, type SqliteStore } from './sqlite/open.js';
-
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
@@ -24,10 +21,4 @@ export function postgresServeRefusal(): StoreUnavailableError {
       ', ',
     )}). \`dash migrate\` and \`dash migrate-data\` work with PostgreSQL; run Dash on SQLite (the default) for now. See docs/postgresql.md`,
   );
-}
-
-/** Opens the configured engine for `dash serve` and brings its schema up to date. */
-export function openStore(config: DatabaseConfig, now: number): SqliteStore {
-  if (config.kind === 'postgres') throw postgresServeRefusal();
-  return openSqliteStore(config.path, now);
 }

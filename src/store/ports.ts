@@ -3,6 +3,8 @@
  * PostgreSQL) implementations live under store/. Times are UTC epoch milliseconds.
  */
 import type { AlertsRepo } from './ports-alerts.js';
+import type { ChannelsRepo } from './channel-ports.js';
+import type { TrafficAdjustmentsRepo, TrafficRepo } from './ports-traffic.js';
 
 export interface SettingsRepo {
   /** Raw JSON text of a setting, or undefined when never stored. */
@@ -210,6 +212,7 @@ export interface UptimeRepo {
   ): Promise<number>;
 }
 
+/** Every port a running Dash uses, whichever engine is behind it (the composition root's view). */
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   readonly settings: SettingsRepo;
@@ -217,8 +220,14 @@ export interface Store {
   readonly groups: GroupsRepo;
   readonly sessions: SessionsRepo;
   readonly uptime: UptimeRepo;
+  readonly traffic: TrafficRepo;
+  readonly trafficAdjustments: TrafficAdjustmentsRepo;
   readonly alerts: AlertsRepo;
-  readonly channels: import('./channel-ports.js').ChannelsRepo;
+  readonly channels: ChannelsRepo;
+  /** Node rows and stored current projections the front view loads from. */
+  readonly front: FrontRepo;
+  /** Static reports of nodes (POST /api/node/static). */
+  readonly nodeStatic: NodeStaticRepo;
   /** Liveness probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

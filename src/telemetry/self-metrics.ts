@@ -8,7 +8,7 @@ export interface SelfMetricsSources {
   /** Reports sent to the database writers in batches so far, and the number of batches. */
   ingestBatches: () => { batches: number; reports: number };
   /** Bytes the database occupies (file, or pages of an in-memory one), WAL included. */
-  databaseBytes: () => number;
+  databaseBytes: () => number | Promise<number>;
 }
 
 /**
@@ -104,8 +104,8 @@ export class SelfMetrics implements IngestObserver, JobObserver {
       name: 'dash_database_size_bytes',
       help: 'Size of the database, write-ahead log included.',
       registers,
-      collect() {
-        this.set(sources.databaseBytes());
+      async collect() {
+        this.set(await sources.databaseBytes());
       },
     });
   }

@@ -1,6 +1,4 @@
-import { statSync } from 'node:fs';
-import type BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseConfig, MetricsConfig } from '../config/schema.js';
+import type { MetricsConfig } from '../config/schema.js';
 import type { FrontState } from '../domain/front/front-state.js';
 import { ingestStats } from '../workers/ingest-stats.js';
 import { NodeExposition, groupLabelsFrom } from './node-exposition.js';
@@ -15,30 +13,11 @@ export interface Telemetry {
 
 export interface TelemetryDeps {
   config: MetricsConfig;
-  database: DatabaseConfig;
-  db: BetterSqlite3.Database;
+  /** Bytes the database occupies, WAL included (the engine knows how to measure it). */
+  databaseBytes: () => Promise<number>;
   front: FrontState;
   memberships: () => Promise<Array<{ name: string; nodes: Array<{ id: number }> }>>;
   offlineAfterMs: number;
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** Pages in use by the engine; for a file, plus its write-ahead log. */
-function databaseBytes(database: DatabaseConfig, db: BetterSqlite3.Database): number {
-  const pages = db.pragma('page_count', { simple: true }) as number;
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const wal =
-    database.kind === 'sqlite' && database.path !== ':memory:'
-      ? fileSize(`${database.path}-wal`)
-      : 0;
-  return pages * pageSize + wal;
 }
 
 export function createTelemetry(d: TelemetryDeps): Telemetry {
@@ -47,7 +26,7 @@ export function createTelemetry(d: TelemetryDeps): Telemetry {
     self: new SelfMetrics({
       ingestQueued: () => ingestStats.queued,
       ingestBatches: () => ({ batches: ingestStats.batches, reports: ingestStats.batchedReports }),
-      databaseBytes: () => databaseBytes(d.database, d.db),
+      databaseBytes: d.databaseBytes,
     }),
     nodes: new NodeExposition({
       front: d.front,

@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   mkdirSync(join(t.config.home, 'deploy', 'linux'), { recursive: true });
   writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64'), 'agent');
-  secret = seedNode(t.deps).secret;
+  secret = (await seedNode(t)).secret;
 });
 afterAll(async () => t.close());
 

@@ -56,7 +56,7 @@ describe('/deploy', () => {
   afterAll(async () => t.close());
 
   it('sends them on install scripts, assets and refusals', async () => {
-    const { secret } = seedNode(t.deps);
+    const { secret } = await seedNode(t);
     for (const [url, headers, status] of [
       ['/deploy/linux/install.sh', {}, 200],
       ['/deploy/linux/node_linux_amd64', { 'x-node-secret': secret }, 200],

@@ -32,7 +32,7 @@ describe('over HTTP', () => {
   afterAll(async () => t.close());
 
   it('answers 400 invalid_request for a node name of lone surrogates, storing nothing', async () => {
-    const node = seedNode(t.deps, { name: 'before' });
+    const node = await seedNode(t, { name: 'before' });
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/admin/nodes/${node.id}`,
@@ -41,7 +41,7 @@ describe('over HTTP', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_request' });
-    const row = t.deps.store.raw.prepare('SELECT name FROM nodes WHERE id = ?').get(node.id) as {
+    const row = t.raw.prepare('SELECT name FROM nodes WHERE id = ?').get(node.id) as {
       name: string;
     };
     expect(row.name).toBe('before');

@@ -43,7 +43,7 @@ beforeAll(async () => {
     headers: proofHeaders(out.refresh, out.csrf, out.csrf),
   });
   expect(res.statusCode).toBe(204);
-  node = seedNode(t.deps, { name: 'matrix' });
+  node = await seedNode(t, { name: 'matrix' });
   const dir = join(t.config.home, 'deploy', 'linux');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(t.config.home, 'deploy', ASSET), '#!/bin/sh\n');
@@ -114,7 +114,7 @@ describe('optional-auth reads', () => {
     // A node hidden from guests: an admin sees it, an anonymous reader does not.
     for (const guestVisible of [false, true]) {
       const name = guestVisible ? 'seen-by-guests' : 'hidden-from-guests';
-      const n = seedNode(t.deps, { name, guestVisible });
+      const n = await seedNode(t, { name, guestVisible });
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/node/metrics',
@@ -186,7 +186,7 @@ describe('CSRF on refresh and logout', () => {
 
 describe('a deleted node', () => {
   it('has its secret refused at once on every node route and on /deploy', async () => {
-    const doomed = seedNode(t.deps, { name: 'doomed' });
+    const doomed = await seedNode(t, { name: 'doomed' });
     const h = { 'x-node-secret': doomed.secret };
     const nodeRoutes = routes.filter((x) => x.auth === 'node');
     expect(nodeRoutes.map((r) => r.path).sort()).toEqual([

@@ -32,7 +32,7 @@ beforeAll(async () => {
     (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.multipart,
   );
   admin = await adminHeaders(t);
-  nodeSecret = seedNode(t.deps, { name: 'fuzzed' }).secret;
+  nodeSecret = (await seedNode(t, { name: 'fuzzed' })).secret;
 });
 afterAll(async () => {
   // The soak command reads this line.
@@ -291,7 +291,7 @@ describe(`fuzzing every JSON endpoint (seed ${SEED}, ${RUNS} runs per route)`, (
   it(
     'never answers 5xx, always {code, message}, and a refusal changes nothing stored',
     async () => {
-      const db = t.deps.store.raw;
+      const db = t.raw;
       for (const route of routes) {
         await fc.assert(
           fc.asyncProperty(samples(route), async (s) => {
@@ -348,7 +348,7 @@ describe('over a real socket, fast lanes included (inject bypasses them)', () =>
     'never answers 5xx on the node routes and always {code, message}',
     async () => {
       const port = await listenOnLoopback(t.app);
-      const db = t.deps.store.raw;
+      const db = t.raw;
       for (const route of routes.filter((r) => r.auth === 'node')) {
         await fc.assert(
           fc.asyncProperty(samples(route), async (s) => {
@@ -386,7 +386,7 @@ describe('body limits, at and past each limit', () => {
   const padded = (size: number) => Buffer.from('{}'.padStart(size, ' '));
 
   it('takes a body of exactly the limit and answers a byte more with 413 body_too_large', async () => {
-    const db = t.deps.store.raw;
+    const db = t.raw;
     const cache = new Map<number, [Buffer, Buffer]>();
     for (const route of routes) {
       const limit = route.bodyLimit ?? API_BODY_LIMIT;

@@ -18,7 +18,7 @@ let secret: string;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  secret = seedNode(t.deps).secret;
+  secret = (await seedNode(t)).secret;
   port = await listenOnLoopback(t.app);
 });
 afterAll(async () => t.close());

@@ -23,7 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(t.config.home, 'outside.txt'), MARKER);
   mkdirSync(join(t.config.home, 'deploy', 'linux'), { recursive: true });
   writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64'), 'agent');
-  secret = seedNode(t.deps).secret;
+  secret = (await seedNode(t)).secret;
   port = await listenOnLoopback(t.app);
 });
 afterAll(async () => t.close());

@@ -73,9 +73,9 @@ describe('secrets stay out of logs and the database', () => {
     expect((await report(secrets['a chosen node secret']!)).statusCode).toBe(200);
     expect((await report('wrong-node-secret-guess-1')).statusCode).toBe(401);
     // A storage failure is logged with its error and the request's node: still no secret.
-    t.deps.store.raw.pragma('query_only = ON');
+    t.raw.pragma('query_only = ON');
     expect((await report(secrets['a chosen node secret']!)).statusCode).toBe(503);
-    t.deps.store.raw.pragma('query_only = OFF');
+    t.raw.pragma('query_only = OFF');
 
     for (const channel of [
       {
@@ -127,7 +127,7 @@ describe('secrets stay out of logs and the database', () => {
       expect(log.includes(value), `${what} in the log`).toBe(false);
 
     // Every cell of every table, as text: only digests or ciphertext.
-    const db = t.deps.store.raw;
+    const db = t.raw;
     const tables = (
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{
         name: string;

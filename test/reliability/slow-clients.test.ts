@@ -39,7 +39,7 @@ beforeAll(async () => {
   });
   // Twenty reporting nodes, so a dashboard answer is large enough to fill socket buffers.
   for (let i = 0; i < 20; i++) {
-    const n = seedNode(t.deps, { name: `node-${i}`, guestVisible: true });
+    const n = await seedNode(t, { name: `node-${i}`, guestVisible: true });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/node/metrics',

@@ -21,7 +21,7 @@ const acked: number[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  node = seedNode(t.deps, { name: 'faulty-disk', guestVisible: true });
+  node = await seedNode(t, { name: 'faulty-disk', guestVisible: true });
 });
 afterAll(async () => t.close());
 
@@ -49,7 +49,7 @@ async function readsWork() {
 }
 
 function intact() {
-  const db = t.deps.store.raw;
+  const db = t.raw;
   expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   const stored = new Set(
     (
@@ -76,7 +76,7 @@ describe('storage faults (simulated in SQLite)', () => {
   });
 
   it('a full disk: ingest answers 503 service_unavailable, reads work, nothing is corrupted, and it recovers by itself', async () => {
-    const db = t.deps.store.raw;
+    const db = t.raw;
     const normal = db.pragma('max_page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     try {
@@ -108,7 +108,7 @@ describe('storage faults (simulated in SQLite)', () => {
   });
 
   it('a read-only database: ingest answers 503 service_unavailable, reads work, and it recovers by itself', async () => {
-    const db = t.deps.store.raw;
+    const db = t.raw;
     db.pragma('query_only = ON');
     try {
       const res = await report();

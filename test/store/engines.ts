@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type pg from 'pg';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
 import type {
@@ -12,9 +11,12 @@ import type {
   TrafficAdjustmentsRepo,
   TrafficRepo,
 } from '../../src/store/ports.js';
-import { frontRepo } from '../../src/store/queries/node-front.js';
-import { nodeStaticRepo } from '../../src/store/queries/node-static.js';
-import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../support/postgres.js';
+import {
+  emptySchema,
+  freshSchema,
+  postgresUnavailable,
+  warnPostgresSkipped,
+} from '../support/postgres.js';
 
 /** The ports both engines implement so far. */
 export type EngineStore = Pick<
@@ -55,36 +57,15 @@ export interface Engine {
   openShared: () => Promise<{ store: EngineStore; another: () => Promise<EngineStore> }>;
 }
 
-const withQueries = (store: SqliteStore) =>
-  Object.assign(store, { front: frontRepo(store.db), nodeStatic: nodeStaticRepo(store.db) });
-
 const sqlite: Engine = {
   name: 'sqlite',
-  open: async () => withQueries(openSqliteStore(':memory:', 0)),
+  open: async () => openSqliteStore(':memory:', 0),
   openShared: async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'dash-engine-')), 'dash.db');
-    const another = async () => withQueries(openSqliteStore(path, 0));
+    const another = async () => openSqliteStore(path, 0);
     return { store: await another(), another };
   },
 };
-
-/** Deletes every row of the current schema and restarts its id sequences. */
-async function emptyAll(pool: pg.Pool): Promise<void> {
-  const tables = await pool.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-       AND c.relname <> 'schema_migrations'`,
-  );
-  // Tables others reference go last (DELETE, not TRUNCATE: much faster on near-empty tables).
-  const last = new Set(['nodes', 'groups', 'alert_events']);
-  const names = tables.rows.map((t) => t.name);
-  const ordered = [...names.filter((n) => !last.has(n)), ...names.filter((n) => last.has(n))];
-  await pool.query(
-    ordered.map((n) => `DELETE FROM ${n};`).join('\n') +
-      `SELECT setval(s.oid, 1, false) FROM pg_class s JOIN pg_namespace n ON n.oid = s.relnamespace
-       WHERE s.relkind = 'S' AND n.nspname = current_schema();`,
-  );
-}
 
 /**
  * One migrated schema per test file (this module is loaded once per file), emptied before each
@@ -102,7 +83,7 @@ export async function openSharedPostgres(now = 0): Promise<PostgresStore> {
   })();
   const { url } = await shared;
   const store = await openPostgresStore(url, now, { max: 2 });
-  if (!first) await emptyAll(store.pool);
+  if (!first) await emptySchema(store.pool);
   return store;
 }
 

@@ -26,7 +26,7 @@ export async function credentialsFor(
     case 'admin':
       return adminHeaders(t);
     case 'node':
-      return { 'x-node-secret': seedNode(t.deps).secret };
+      return { 'x-node-secret': (await seedNode(t)).secret };
     default:
       return undefined;
   }
@@ -43,7 +43,7 @@ export function sharedCredentials(t: TestApp) {
   return {
     async for(mode: AuthMode): Promise<Record<string, string> | undefined> {
       if (mode === 'admin') return (admin ??= adminHeaders(t));
-      if (mode === 'node') return (node ??= { 'x-node-secret': seedNode(t.deps).secret });
+      if (mode === 'node') return (node ??= { 'x-node-secret': (await seedNode(t)).secret });
       return credentialsFor(t, mode);
     },
     after(method: string, url: string): void {

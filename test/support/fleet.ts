@@ -5,7 +5,7 @@ import type { TestApp } from './build-app.js';
  * group as id 1), so admin tests can share one app instead of paying for a login each.
  */
 export async function resetFleet(t: TestApp): Promise<void> {
-  t.deps.store.raw.exec(`
+  t.raw.exec(`
     DELETE FROM node_groups;
     DELETE FROM nodes;
     DELETE FROM groups;
@@ -29,6 +29,6 @@ export function setReported(
   },
 ): void {
   for (const [column, value] of Object.entries(fields)) {
-    t.deps.store.raw.prepare(`UPDATE nodes SET ${column} = ? WHERE id = ?`).run(value, id);
+    t.raw.prepare(`UPDATE nodes SET ${column} = ? WHERE id = ?`).run(value, id);
   }
 }

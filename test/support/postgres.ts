@@ -71,3 +71,21 @@ export async function freshSchema(): Promise<{
     },
   };
 }
+
+/** Deletes every row of the current schema and restarts its id sequences: as migrated, empty. */
+export async function emptySchema(pool: pg.Pool | pg.Client): Promise<void> {
+  const tables = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+       AND c.relname <> 'schema_migrations'`,
+  );
+  // Tables others reference go last (DELETE, not TRUNCATE: much faster on near-empty tables).
+  const last = new Set(['nodes', 'groups', 'alert_events']);
+  const names = tables.rows.map((t) => t.name);
+  const ordered = [...names.filter((n) => !last.has(n)), ...names.filter((n) => last.has(n))];
+  await pool.query(
+    ordered.map((n) => `DELETE FROM ${n};`).join('\n') +
+      `SELECT setval(s.oid, 1, false) FROM pg_class s JOIN pg_namespace n ON n.oid = s.relnamespace
+       WHERE s.relkind = 'S' AND n.nspname = current_schema();`,
+  );
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../src/deps.js';
 import { NodeSecretIndex } from '../../src/domain/nodes/secret-index.js';
+import type { TestApp } from './build-app.js';
 
 export interface SeedNodeOptions {
   name?: string;
@@ -14,29 +14,27 @@ export interface SeedNodeOptions {
  * Inserts a live node the way node creation stores one (secret digest + encrypted secret) and
  * registers its secret, so node routes accept it. Node CRUD proper belongs to the admin API.
  */
-export function seedNode(
-  deps: Pick<AppDeps, 'store' | 'dataKey' | 'nodeSecrets' | 'clock'>,
+export async function seedNode(
+  t: Pick<TestApp, 'deps' | 'sql'>,
   opts: SeedNodeOptions = {},
-): { id: number; secret: string } {
+): Promise<{ id: number; secret: string }> {
+  const { deps } = t;
   const secret = opts.secret ?? randomBytes(12).toString('base64url');
   const now = deps.clock.now();
   const tags = typeof opts.tags === 'string' ? opts.tags : JSON.stringify(opts.tags ?? []);
-  const info = deps.store.raw
-    .prepare(
-      `INSERT INTO nodes (name, secret_hash, secret_enc, tags, display_order, is_guest_visible,
-         created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      opts.name ?? 'Untitled',
-      NodeSecretIndex.hash(secret),
-      deps.dataKey.encrypt(secret),
-      tags,
-      opts.displayOrder ?? 0,
-      opts.guestVisible ? 1 : 0,
-      now,
-      now,
-    );
-  const id = Number(info.lastInsertRowid);
+  const row = await t.sql.get<{ id: number }>(
+    `INSERT INTO nodes (name, secret_hash, secret_enc, tags, display_order, is_guest_visible,
+       created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    opts.name ?? 'Untitled',
+    NodeSecretIndex.hash(secret),
+    deps.dataKey.encrypt(secret),
+    tags,
+    opts.displayOrder ?? 0,
+    opts.guestVisible ? 1 : 0,
+    now,
+    now,
+  );
+  const id = row!.id;
   deps.nodeSecrets.set(id, secret);
   return { id, secret };
 }

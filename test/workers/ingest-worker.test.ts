@@ -14,7 +14,7 @@ let node: { id: number; secret: string };
 beforeAll(async () => {
   const home = tempHome();
   t = await buildTestApp({ DASH_HOME: home, DASH_DATABASE_URL: join(home, 'dash.db') });
-  node = seedNode(t.deps, { name: 'worker-node' });
+  node = await seedNode(t, { name: 'worker-node' });
 });
 afterAll(async () => t.close());
 
@@ -33,7 +33,7 @@ describe('ingest on the worker thread', () => {
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
     // Visible on the HTTP thread's own connection as soon as the answers are in.
-    const n = t.deps.store.raw
+    const n = t.raw
       .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
       .get(node.id) as { n: number };
     expect(n.n).toBe(40);
@@ -54,7 +54,8 @@ describe('ingest on the worker thread', () => {
   });
 
   it('shares the nodes between the ingest threads, each node on one of them', async () => {
-    const nodes = Array.from({ length: 6 }, (_, i) => seedNode(t.deps, { name: `shard-${i}` }));
+    const nodes = [];
+    for (let i = 0; i < 6; i++) nodes.push(await seedNode(t, { name: `shard-${i}` }));
     const answers = await Promise.all(
       nodes.flatMap((n) =>
         Array.from({ length: 10 }, (_, seq) =>
@@ -69,13 +70,13 @@ describe('ingest on the worker thread', () => {
     );
     expect(answers.every((a) => a.statusCode === 200)).toBe(true);
     for (const n of nodes) {
-      const rows = t.deps.store.raw
+      const rows = t.raw
         .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
         .get(n.id) as { n: number };
       expect(rows.n).toBe(10);
       expect(t.deps.front.view(n.id)?.cpu.usage_ratio).toBeGreaterThan(0);
     }
-    t.deps.store.raw.prepare('DELETE FROM metrics_raw WHERE node_id <> ?').run(node.id);
+    t.raw.prepare('DELETE FROM metrics_raw WHERE node_id <> ?').run(node.id);
   });
 
   it('moves a fast-lane body to the ingest thread, listeners or not (they get the decoded digest)', async () => {
@@ -89,9 +90,9 @@ describe('ingest on the worker thread', () => {
       });
     const count = () =>
       (
-        t.deps.store.raw
-          .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
-          .get(node.id) as { n: number }
+        t.raw.prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?').get(node.id) as {
+          n: number;
+        }
       ).n;
     const before = count();
     const since = t.clock.now();
@@ -106,7 +107,7 @@ describe('ingest on the worker thread', () => {
     off();
     expect(seen).toEqual([312 + (101 % 5)]);
     expect(count()).toBe(before + 2);
-    t.deps.store.raw
+    t.raw
       .prepare('DELETE FROM metrics_raw WHERE node_id = ? AND received_at > ?')
       .run(node.id, since + 100);
   });
@@ -120,11 +121,11 @@ describe('ingest on the worker thread', () => {
   });
 
   it('stores traffic counters through the worker, off the HTTP thread', async () => {
-    const n = seedNode(t.deps, { name: 'traffic-node' });
+    const n = await seedNode(t, { name: 'traffic-node' });
     const viaWorker = vi.spyOn(t.deps.ingestBackend, 'applyTraffic');
     const rows = (nodeId?: number) =>
       (
-        t.deps.store.raw
+        t.raw
           .prepare('SELECT count(*) AS n FROM traffic_counter WHERE node_id = coalesce(?, node_id)')
           .get(nodeId ?? null) as { n: number }
       ).n;

@@ -33,9 +33,16 @@ import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
+<<<<<<< HEAD
+ * The parts of Dash's store that run on PostgreSQL so far. Alerts,
+ * notification channels, history reads and rollups are SQLite-only for now, which is why
+ * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts and
+ * kits/open.ts).
+=======
  * The parts of Dash's store that run on PostgreSQL so far. History reads and rollups are
  * SQLite-only for now, which is why `dash serve` refuses a PostgreSQL URL (see
  * POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
+>>>>>>> main
  */
 export interface PostgresStore {
   readonly engine: 'postgres';

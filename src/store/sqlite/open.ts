@@ -1,11 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../schema.js';
-import type { Store, TrafficAdjustmentsRepo, TrafficRepo } from '../ports.js';
+import type { Store } from '../ports.js';
 import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
+import { frontRepo } from '../queries/node-front.js';
+import { nodeStaticRepo } from '../queries/node-static.js';
 import { sqliteUptimeRepo } from './uptime.js';
 import { sqliteTrafficRepo } from './traffic.js';
 import { sqliteTrafficAdjustmentsRepo } from './traffic-adjustments.js';
@@ -20,8 +22,6 @@ export interface SqliteStore extends Store {
   readonly db: Kysely<Database>;
   /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
   readonly raw: BetterSqlite3.Database;
-  readonly traffic: TrafficRepo;
-  readonly trafficAdjustments: TrafficAdjustmentsRepo;
 }
 
 /**
@@ -45,6 +45,8 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
     trafficAdjustments: sqliteTrafficAdjustmentsRepo(raw),
     alerts: sqliteAlertsRepo(raw),
     channels: sqliteChannelsRepo(raw),
+    front: frontRepo(db),
+    nodeStatic: nodeStaticRepo(db),
     async ping() {
       raw.prepare('SELECT 1').get();
     },

@@ -37,7 +37,7 @@ describe('uptime service', () => {
   it('counts a fully online hour as 100 % and a silent stretch as offline', async () => {
     const start = Date.UTC(2026, 10, 20, 10, 0, 0);
     const ctx = setup('UTC', start);
-    const id = insertNode(store, { guestVisible: true });
+    const id = await insertNode(store, { guestVisible: true });
     await simulate(
       ctx,
       id,
@@ -58,7 +58,7 @@ describe('uptime service', () => {
   it('leaves minutes before the process started and unfinalised minutes unknown', async () => {
     const start = Date.UTC(2026, 10, 20, 10, 0, 30);
     const ctx = setup('UTC', start);
-    const id = insertNode(store);
+    const id = await insertNode(store);
     ctx.uptime.recordReceipt(id, start - 20_000);
     ctx.clock.set(Date.UTC(2026, 10, 20, 10, 2, 5));
     expect(await ctx.uptime.finalise()).toBe(0);
@@ -71,7 +71,7 @@ describe('uptime service', () => {
   it('is idempotent: finalising again writes nothing twice', async () => {
     const start = Date.UTC(2026, 10, 20, 10, 0, 0);
     const ctx = setup('UTC', start);
-    const id = insertNode(store);
+    const id = await insertNode(store);
     await simulate(ctx, id, start + 5 * 60_000 + 7000, () => true);
     const before = await ctx.uptime.day({ admin: true }, String(id), '2026-11-20');
     await store.uptime.saveMinutes([
@@ -96,7 +96,7 @@ describe('uptime service', () => {
     const zone = 'America/New_York';
     const start = Date.UTC(2026, 10, 1, 4, 0, 0); // 00:00 EDT
     const ctx = setup(zone, start);
-    const id = insertNode(store);
+    const id = await insertNode(store);
     await simulate(ctx, id, Date.UTC(2026, 10, 1, 9, 2, 0), () => true, 30_000);
     const day = await ctx.uptime.day({ admin: true }, String(id), '2026-11-01');
     expect(day.observedMs[1]).toBe(2 * 3_600_000);
@@ -110,7 +110,7 @@ describe('uptime service', () => {
     const zone = 'America/New_York';
     const start = Date.UTC(2026, 2, 8, 5, 0, 0); // 00:00 EST
     const ctx = setup(zone, start);
-    const id = insertNode(store);
+    const id = await insertNode(store);
     await simulate(ctx, id, Date.UTC(2026, 2, 8, 9, 2, 0), () => true, 30_000);
     const day = await ctx.uptime.day({ admin: true }, String(id), '2026-03-08');
     expect(day.hours[2]).toBeNull();
@@ -123,7 +123,7 @@ describe('uptime service', () => {
   it('lists 45 local days oldest first, including today, each present', async () => {
     const start = Date.UTC(2026, 10, 21, 23, 30, 0);
     const ctx = setup('Asia/Tokyo', start);
-    insertNode(store, { guestVisible: true });
+    await insertNode(store, { guestVisible: true });
     const o = await ctx.uptime.overview({ admin: false });
     expect(o.enabled).toBe(true);
     expect(o.timezone).toBe('Asia/Tokyo');

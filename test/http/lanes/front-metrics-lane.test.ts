@@ -40,8 +40,8 @@ async function report(secret: string, seq: number): Promise<void> {
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  const visible = seedNode(t.deps, { name: 'visible', guestVisible: true });
-  const hidden = seedNode(t.deps, { name: 'hidden' });
+  const visible = await seedNode(t, { name: 'visible', guestVisible: true });
+  const hidden = await seedNode(t, { name: 'hidden' });
   for (const n of [visible, hidden]) {
     await t.deps.front.ensureNode(n.id);
     await report(n.secret, 1);
@@ -111,7 +111,7 @@ describe('front metrics fast lane', () => {
 
   it('serves new reports with a new ETag', async () => {
     const first = await both('GET', '/api/front/metrics', admin);
-    const node = seedNode(t.deps, { name: 'late' });
+    const node = await seedNode(t, { name: 'late' });
     await t.deps.front.ensureNode(node.id);
     await report(node.secret, 1);
     t.clock.advance(2000);

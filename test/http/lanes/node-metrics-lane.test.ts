@@ -28,7 +28,7 @@ const post = (app: FastifyInstance, s: Omit<Sent, 'path'> & { path?: string }) =
 
 beforeEach(async () => {
   t = await buildTestApp();
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
   pair = await startLanePair(t.deps);
 });
 afterEach(async () => {
@@ -55,7 +55,7 @@ describe('node metrics fast lane', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true, update: null });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(pair.routed()).toBe(0);
-    const rows = t.deps.store.raw
+    const rows = t.raw
       .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
       .get(node.id) as { n: number };
     expect(rows.n).toBe(2);
@@ -136,7 +136,7 @@ describe('gzip report bodies on the fast lane', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true, update: null });
     expect(res.headers['accept-encoding']).toBe('gzip');
     expect(pair.routed()).toBe(0);
-    const rows = t.deps.store.raw
+    const rows = t.raw
       .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
       .get(node.id) as { n: number };
     expect(rows.n).toBe(2);
@@ -192,11 +192,10 @@ describe('node metrics fast lane behind a trusted proxy', () => {
     await pair.close();
     await t.close();
     t = await buildTestApp({ DASH_TRUSTED_PROXIES: '127.0.0.1' });
-    node = seedNode(t.deps, { name: 'web-02' });
+    node = await seedNode(t, { name: 'web-02' });
     pair = await startLanePair(t.deps);
     const ipOf = () =>
-      (t.deps.store.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as { ip: string })
-        .ip;
+      (t.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as { ip: string }).ip;
     t.clock.advance(1000);
     await post(pair.withLanes, {
       headers: { 'x-node-secret': node.secret, 'x-forwarded-for': '203.0.113.7' },

@@ -212,7 +212,7 @@ describe('node exposition cache', () => {
       views.push(id);
       return original(id);
     };
-    const raw = t.deps.store.raw;
+    const raw = t.raw;
     const prepare = raw.prepare.bind(raw);
     let statements = 0;
     raw.prepare = (sql: string) => {

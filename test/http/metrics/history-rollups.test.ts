@@ -72,7 +72,7 @@ async function expectMatchesRaw(range: string, stepMs: number): Promise<void> {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  node = seedNode(t.deps);
+  node = await seedNode(t);
   start = t.clock.now();
   expect(start % H).toBe(0);
   await reportMinutes(165);

@@ -13,8 +13,8 @@ const json = { 'content-type': 'application/json' };
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  shown = seedNode(t.deps, { guestVisible: true });
-  hidden = seedNode(t.deps);
+  shown = await seedNode(t, { guestVisible: true });
+  hidden = await seedNode(t);
   for (let seq = 0; seq < 20; seq++) {
     for (const n of [shown, hidden]) {
       const res = await t.app.inject({
@@ -144,7 +144,7 @@ describe('GET /api/metrics/history', () => {
       expect(
         (await get(`server_id=${shown.id}&metric=cpu.usage_ratio&range=1h`, {})).statusCode,
       ).toBe(200);
-      const gone = seedNode(t.deps, { guestVisible: true });
+      const gone = await seedNode(t, { guestVisible: true });
       const del = await t.app.inject({
         method: 'DELETE',
         url: `/api/admin/nodes/${gone.id}`,

@@ -26,7 +26,7 @@ let node: { id: number; secret: string };
 beforeEach(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  node = seedNode(t.deps, { guestVisible: true });
+  node = await seedNode(t, { guestVisible: true });
 });
 afterEach(async () => t.close());
 
@@ -104,7 +104,7 @@ describe('GET /api/metrics/online data source', () => {
   });
 
   it('expects one report per 3 s when the node reports no interval (interval 0)', async () => {
-    t.deps.store.raw.prepare('UPDATE nodes SET interval_sec = 0 WHERE id = ?').run(node.id);
+    t.raw.prepare('UPDATE nodes SET interval_sec = 0 WHERE id = ?').run(node.id);
     for (let i = 0; i < 6; i++) {
       await report();
       t.clock.advance(3_000);

@@ -12,8 +12,8 @@ const STEP = 1_800_000;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  visible = insertNode(t.deps.store, { guestVisible: true });
-  hidden = insertNode(t.deps.store);
+  visible = await insertNode(t.sql, { guestVisible: true });
+  hidden = await insertNode(t.sql);
   // Clock starts at 12:00:00Z: bucket 11:30–12:00 gets 600 reports (full), 11:00–11:30 gets 596.
   const now = t.clock.now();
   const rows = [];

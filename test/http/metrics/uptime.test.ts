@@ -12,9 +12,9 @@ let deleted: number;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  visible = insertNode(t.deps.store, { guestVisible: true });
-  hidden = insertNode(t.deps.store, { guestVisible: false });
-  deleted = insertNode(t.deps.store, { guestVisible: true, deleted: true });
+  visible = await insertNode(t.sql, { guestVisible: true });
+  hidden = await insertNode(t.sql, { guestVisible: false });
+  deleted = await insertNode(t.sql, { guestVisible: true, deleted: true });
   // Feed a few minutes of reports to the visible node and finalise them.
   const start = t.clock.now();
   for (let s = 0; s < 180; s += 3) t.deps.uptime.recordReceipt(visible, start + 60_000 + s * 1000);
@@ -143,8 +143,8 @@ describe('GET /api/metrics/uptime/day', () => {
 
   it('answers 503 service_unavailable on a database failure', async () => {
     const broken = await buildTestApp();
-    const id = insertNode(broken.deps.store, { guestVisible: true });
-    broken.deps.store.raw.exec('DROP TABLE uptime_hour');
+    const id = await insertNode(broken.sql, { guestVisible: true });
+    broken.raw.exec('DROP TABLE uptime_hour');
     const res = await broken.app.inject({
       method: 'GET',
       url: `/api/metrics/uptime/day?server_id=${id}&date=${today()}`,

@@ -36,14 +36,14 @@ function post(secret: string, body: unknown) {
 
 const devicesOf = (nodeId: number) =>
   (
-    t.deps.store.raw
-      .prepare('SELECT count(*) AS n FROM metric_devices WHERE node_id = ?')
-      .get(nodeId) as { n: number }
+    t.raw.prepare('SELECT count(*) AS n FROM metric_devices WHERE node_id = ?').get(nodeId) as {
+      n: number;
+    }
   ).n;
 
 describe('distinct devices per node', () => {
   it('accepts devices up to the limit and refuses a report that would pass it with 422', async () => {
-    const node = seedNode(t.deps);
+    const node = await seedNode(t);
     const room = LIMIT - baseDevices;
     expect(room).toBeGreaterThan(4);
     t.clock.advance(1000);
@@ -70,8 +70,8 @@ describe('distinct devices per node', () => {
   });
 
   it("refuses one node's report without failing another node's in the same batch", async () => {
-    const noisy = seedNode(t.deps, { name: 'noisy' });
-    const quiet = seedNode(t.deps, { name: 'quiet' });
+    const noisy = await seedNode(t, { name: 'noisy' });
+    const quiet = await seedNode(t, { name: 'quiet' });
     t.clock.advance(1000);
     const [a, b] = await Promise.all([
       post(noisy.secret, reportWith('veth', 3000)),
@@ -88,7 +88,7 @@ describe('device dictionary lookups', () => {
   it('stay flat as the dictionary grows', async () => {
     const big = await buildTestApp({ DASH_NODE_MAX_DEVICES: '1000000' });
     try {
-      const node = seedNode(big.deps);
+      const node = await seedNode(big);
       const send = (prefix: string, n: number, seq: number) =>
         big.app.inject({
           method: 'POST',
@@ -133,7 +133,7 @@ describe('on the ingest worker threads', () => {
       DASH_NODE_MAX_DEVICES: String(LIMIT),
     });
     try {
-      const node = seedNode(w.deps);
+      const node = await seedNode(w);
       const send = () =>
         w.app.inject({
           method: 'POST',

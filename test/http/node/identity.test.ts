@@ -10,7 +10,7 @@ let secret: string;
 
 beforeEach(async () => {
   t = await buildTestApp();
-  secret = seedNode(t.deps).secret;
+  secret = (await seedNode(t)).secret;
 });
 afterEach(async () => t.close());
 

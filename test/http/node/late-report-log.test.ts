@@ -18,7 +18,7 @@ beforeAll(async () => {
     { log: createLogger('info', { write: (s: string) => void lines.push(s) }) },
   );
   port = await listenOnLoopback(t.app);
-  node = seedNode(t.deps, { name: 'slow-link' });
+  node = await seedNode(t, { name: 'slow-link' });
 });
 afterAll(async () => t.close());
 

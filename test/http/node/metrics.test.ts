@@ -10,7 +10,7 @@ let node: { id: number; secret: string };
 
 beforeEach(async () => {
   t = await buildTestApp();
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
 });
 afterEach(async () => t.close());
 
@@ -28,15 +28,14 @@ function post(body: unknown, secret: string | null = node.secret, raw?: string) 
 
 const rawCount = (nodeId = node.id) =>
   (
-    t.deps.store.raw
-      .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
-      .get(nodeId) as { n: number }
+    t.raw.prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?').get(nodeId) as {
+      n: number;
+    }
   ).n;
 const currentAt = (nodeId = node.id) =>
   (
-    t.deps.store.raw
-      .prepare('SELECT received_at FROM node_current WHERE node_id = ?')
-      .get(nodeId) as { received_at: number } | undefined
+    t.raw.prepare('SELECT received_at FROM node_current WHERE node_id = ?').get(nodeId) as
+      { received_at: number } | undefined
   )?.received_at;
 
 describe('POST /api/node/metrics', () => {
@@ -216,7 +215,7 @@ describe('POST /api/node/metrics', () => {
       expect(res.json()).toMatchObject({ code: 'service_unavailable' });
       expect(rawCount()).toBe(0);
       expect(currentAt()).toBeUndefined();
-      expect(t.deps.store.raw.prepare('SELECT count(*) AS n FROM metric_devices').get()).toEqual({
+      expect(t.raw.prepare('SELECT count(*) AS n FROM metric_devices').get()).toEqual({
         n: 0,
       });
       expect(t.deps.front.json(node.id)).toBeUndefined();
@@ -231,7 +230,7 @@ describe('POST /api/node/metrics', () => {
     });
 
     it('when the store fails, without a stack trace in the answer', async () => {
-      t.deps.store.raw.exec('DROP TABLE node_current');
+      t.raw.exec('DROP TABLE node_current');
       const res = await post(agentReport());
       expect(res.statusCode).toBe(503);
       const body = res.json<Record<string, unknown>>();
@@ -315,7 +314,7 @@ describe('POST /api/node/metrics', () => {
 
   it('records the client address on the node when the report becomes current', async () => {
     await post(agentReport());
-    const row = t.deps.store.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as {
+    const row = t.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as {
       ip: string;
     };
     expect(row.ip).toBe('127.0.0.1');

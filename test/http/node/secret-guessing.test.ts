@@ -12,7 +12,7 @@ let node: { id: number; secret: string };
 
 beforeEach(async () => {
   t = await buildTestApp({ DASH_NODE_AUTH_FAILURES_PER_MINUTE: '3' });
-  node = seedNode(t.deps);
+  node = await seedNode(t);
 });
 afterEach(async () => t.close());
 

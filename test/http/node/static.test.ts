@@ -39,11 +39,11 @@ interface NodeRow {
   ip: string | null;
 }
 const nodeRow = (id: number) =>
-  t.deps.store.raw.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow;
+  t.raw.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow;
 
 describe('POST /api/node/static', () => {
   it('stores the host facts and answers 200 with plain-text ok', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     const res = await post(secret, agentStatic());
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -77,9 +77,9 @@ describe('POST /api/node/static', () => {
   });
 
   it('names a node after its hostname only while it has the creation placeholder', async () => {
-    const placeholder = seedNode(t.deps, { name: 'Untitled' });
-    const empty = seedNode(t.deps, { name: '' });
-    const named = seedNode(t.deps, { name: 'edge router' });
+    const placeholder = await seedNode(t, { name: 'Untitled' });
+    const empty = await seedNode(t, { name: '' });
+    const named = await seedNode(t, { name: 'edge router' });
     for (const n of [placeholder, empty, named]) {
       expect((await post(n.secret, agentStatic({ hostname: 'db-7' }))).statusCode).toBe(200);
     }
@@ -93,7 +93,7 @@ describe('POST /api/node/static', () => {
   });
 
   it('keeps known CPU and memory facts when a later report does not know them', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     await post(secret, agentStatic());
     const partial = agentStatic({ version: '0.2.6' });
     partial.cpu.info = { ...partial.cpu.info, model_name: '', cores_logical: 0, frequency_mhz: 0 };
@@ -110,7 +110,7 @@ describe('POST /api/node/static', () => {
   });
 
   it('keeps the stored swap total when the report omits it', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     await post(secret, agentStatic());
     const s = agentStatic() as Record<string, unknown>;
     s.memory = { total: 32 * 1024 ** 3 };
@@ -119,7 +119,7 @@ describe('POST /api/node/static', () => {
   });
 
   it('accepts the agent encoding of absent disk lists (null) and no RAID arrays', async () => {
-    const { secret } = seedNode(t.deps);
+    const { secret } = await seedNode(t);
     const s = agentStatic();
     const raw = JSON.stringify({
       ...s,
@@ -130,7 +130,7 @@ describe('POST /api/node/static', () => {
   });
 
   it('updates the front view of a reporting node (system, cpu and memory facts)', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     await t.app.inject({
       method: 'POST',
       url: '/api/node/metrics',
@@ -152,7 +152,7 @@ describe('POST /api/node/static', () => {
   });
 
   it('renders the reports after a static report with its facts (the ingest side follows)', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     const metrics = () =>
       t.app.inject({
         method: 'POST',
@@ -175,25 +175,25 @@ describe('POST /api/node/static', () => {
   });
 
   it('ignores unknown fields', async () => {
-    const { secret } = seedNode(t.deps);
+    const { secret } = await seedNode(t);
     const s = { ...agentStatic(), virt: { kind: 'pve' }, extra: [1, 2, 3] };
     expect((await post(secret, s)).statusCode).toBe(200);
   });
 
   it('503 service_unavailable when the store fails', async () => {
-    const { secret } = seedNode(t.deps);
-    t.deps.store.raw.exec('ALTER TABLE nodes RENAME TO nodes_elsewhere');
+    const { secret } = await seedNode(t);
+    t.raw.exec('ALTER TABLE nodes RENAME TO nodes_elsewhere');
     try {
       const res = await post(secret, agentStatic());
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'service_unavailable' });
     } finally {
-      t.deps.store.raw.exec('ALTER TABLE nodes_elsewhere RENAME TO nodes');
+      t.raw.exec('ALTER TABLE nodes_elsewhere RENAME TO nodes');
     }
   });
 
   it('401 without a valid node secret', async () => {
-    seedNode(t.deps);
+    await seedNode(t);
     expect((await post(null, agentStatic())).statusCode).toBe(401);
     const res = await post('wrong-secret', agentStatic());
     expect(res.statusCode).toBe(401);
@@ -212,7 +212,7 @@ describe('POST /api/node/static', () => {
       ['a string interval', raw('"report_interval_seconds":3', '"report_interval_seconds":"3"')],
       ['an unreadable timestamp', raw('"timestamp":"', '"timestamp":"t')],
     ])('for %s', async (_name, body) => {
-      const { id, secret } = seedNode(t.deps);
+      const { id, secret } = await seedNode(t);
       const res = await post(secret, undefined, body);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'invalid_request' });
@@ -251,7 +251,7 @@ describe('POST /api/node/static', () => {
       ['a disk ref over 320 characters', (s) => (s.disk.physical[0]!.ref = 'r'.repeat(321))],
       ['a negative RAID device count', (s) => (s.raid.arrays[0]!.devices = -2)],
     ])('for %s', async (_name, edit) => {
-      const { id, secret } = seedNode(t.deps);
+      const { id, secret } = await seedNode(t);
       const s = structuredClone(agentStatic()) as S;
       edit(s);
       const res = await post(secret, s);
@@ -276,7 +276,7 @@ describe('POST /api/node/static with a gzip body', () => {
     });
 
   it('decodes it, stores the facts and lists gzip in Accept-Encoding', async () => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     const res = await postEncoded(secret, gzipSync(JSON.stringify(agentStatic())));
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('ok');
@@ -294,7 +294,7 @@ describe('POST /api/node/static with a gzip body', () => {
     ],
     ['gzip of a duplicate key', gzipSync('{"version":"1","version":"2"}'), 400, 'invalid_request'],
   ])('refuses a body %s', async (_name, payload, status, code) => {
-    const { id, secret } = seedNode(t.deps);
+    const { id, secret } = await seedNode(t);
     const res = await postEncoded(secret, payload);
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
@@ -302,7 +302,7 @@ describe('POST /api/node/static with a gzip body', () => {
   });
 
   it('refuses any other content coding with 415, naming gzip', async () => {
-    const { secret } = seedNode(t.deps);
+    const { secret } = await seedNode(t);
     const res = await postEncoded(secret, Buffer.from(JSON.stringify(agentStatic())), 'br');
     expect(res.statusCode).toBe(415);
     expect(res.json()).toMatchObject({ code: 'unsupported_media_type' });

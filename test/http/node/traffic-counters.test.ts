@@ -12,7 +12,7 @@ let node: { id: number; secret: string };
 beforeEach(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
 });
 afterEach(async () => t.close());
 

@@ -28,8 +28,8 @@ let otherId: number;
 beforeAll(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
-  nodeId = seedNode(t.deps, { name: 'edge-1' }).id;
-  otherId = seedNode(t.deps, { name: 'edge-2' }).id;
+  nodeId = (await seedNode(t, { name: 'edge-1' })).id;
+  otherId = (await seedNode(t, { name: 'edge-2' })).id;
   await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
   for (let at = FROM; at <= NOW; at += FIVE) {
     const s = (at - FROM) / 1000;

@@ -18,7 +18,7 @@ beforeEach(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
   admin = await adminHeaders(t);
-  nodeId = seedNode(t.deps).id;
+  nodeId = (await seedNode(t)).id;
   await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
 });
 afterEach(async () => t.close());
@@ -103,7 +103,7 @@ describe('traffic reads at their edges', () => {
     await flushed;
     await rebuild.settled();
     expect(rebuild.current().status).toBe('completed');
-    const { total } = t.deps.store.raw
+    const { total } = t.raw
       .prepare('SELECT sum(in_bytes) AS total FROM traffic_5m WHERE node_id = ?')
       .get(nodeId) as { total: number };
     expect(total).toBe(65 * 60 * 100);

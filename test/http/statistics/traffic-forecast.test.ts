@@ -18,7 +18,7 @@ let nodeId: number;
 beforeEach(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
-  nodeId = seedNode(t.deps).id;
+  nodeId = (await seedNode(t)).id;
   await t.deps.trafficSettings.patch({ usage_mode: 'billing' });
 });
 afterEach(async () => t.close());

@@ -14,7 +14,7 @@ beforeEach(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
   admin = await adminHeaders(t);
-  nodeId = seedNode(t.deps).id;
+  nodeId = (await seedNode(t)).id;
 });
 afterEach(async () => t.close());
 
@@ -78,7 +78,7 @@ describe('traffic maintenance', () => {
     expect(snaps.map((r) => [r.cycleStart, r.sealed])).toEqual([[Date.UTC(2026, 9, 1), true]]);
     await t.deps.traffic.maintain(now);
     const count = (table: string) =>
-      (t.deps.store.raw.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      (t.raw.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     expect(count('traffic_counter')).toBe(0);
     expect(count('traffic_5m')).toBe(0);
     // The October cycle stays readable from its snapshot, marked stale (no raw source left).

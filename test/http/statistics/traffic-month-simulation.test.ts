@@ -153,7 +153,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
   admin = await adminHeaders(t);
-  nodeId = seedNode(t.deps, { name: 'billed' }).id;
+  nodeId = (await seedNode(t, { name: 'billed' })).id;
   const patch = await t.app.inject({
     method: 'PATCH',
     url: `/api/admin/nodes/${nodeId}`,

@@ -13,7 +13,7 @@ const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 beforeEach(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
 });
 afterEach(async () => t.close());
 
@@ -280,7 +280,7 @@ describe('traffic reads', () => {
   });
 
   it('guests: 403 unless guest_access_mode is by_node, then only visible nodes', async () => {
-    const visible = seedNode(t.deps, { name: 'pub', guestVisible: true });
+    const visible = await seedNode(t, { name: 'pub', guestVisible: true });
     const url = (id: number) => `/api/statistics/traffic/summary?server_id=${id}&iface=eth0`;
     const closed = await get(url(visible.id), {});
     expect(closed.statusCode).toBe(403);

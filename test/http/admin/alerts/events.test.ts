@@ -17,7 +17,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   resetAlerts(t);
   await resetFleet(t);
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
   await send('PUT', '/api/admin/alerts/mounts/', {
     rule_ids: [1],
@@ -38,7 +38,7 @@ const events = async (query = '') => {
   return res.json<Page>();
 };
 const transitions = () =>
-  t.deps.store.raw
+  t.raw
     .prepare('SELECT event_id, transition, close_reason FROM alert_transitions ORDER BY id')
     .all();
 
@@ -175,9 +175,9 @@ describe('alert evaluation through the API', () => {
     await reportCpu(t, node.secret, 0.95);
     expect((await send('DELETE', `/api/admin/nodes/${node.id}`)).statusCode).toBe(204);
     await t.deps.alerts.flush();
-    expect(t.deps.store.raw.prepare('SELECT status, close_reason FROM alert_events').all()).toEqual(
-      [{ status: 'closed', close_reason: 'node_deleted' }],
-    );
+    expect(t.raw.prepare('SELECT status, close_reason FROM alert_events').all()).toEqual([
+      { status: 'closed', close_reason: 'node_deleted' },
+    ]);
     expect((await events('?status=all')).items).toEqual([]);
     expect((await send('GET', '/api/admin/alerts/events/servers')).json()).toEqual({ items: [] });
   });
@@ -266,7 +266,7 @@ describe('GET /api/admin/alerts/events/ paging and filters', () => {
   });
 
   it('orders equal trigger times by id and filters by node, metric and time', async () => {
-    const other = seedNode(t.deps, { name: 'db-01' });
+    const other = await seedNode(t, { name: 'db-01' });
     const at = Date.UTC(2026, 10, 20, 0, 0, 0);
     await insertEvents(2, at);
     await insertEvents(1, at, other.id, 'mem.used');

@@ -16,9 +16,9 @@ beforeAll(async () => {
 beforeEach(async () => {
   resetAlerts(t);
   await resetFleet(t);
-  a = seedNode(t.deps, { name: 'a' });
-  b = seedNode(t.deps, { name: 'b' });
-  t.deps.store.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(a.id);
+  a = await seedNode(t, { name: 'a' });
+  b = await seedNode(t, { name: 'b' });
+  t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(a.id);
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
 });
 afterAll(async () => t.close());

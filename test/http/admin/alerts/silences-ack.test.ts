@@ -34,7 +34,7 @@ beforeEach(async () => {
   });
   resetAlerts(t);
   // a fresh node per test: no in-memory alert state carries over
-  node = seedNode(t.deps, { name: `web-${++n}` });
+  node = await seedNode(t, { name: `web-${++n}` });
 });
 afterAll(async () => t.close());
 
@@ -51,7 +51,7 @@ async function cpuRule(extra: Record<string, unknown> = {}): Promise<void> {
 
 /** Notification hand-offs of the CPU rule (rule 1), in order. */
 const transitions = () =>
-  t.deps.store.raw
+  t.raw
     .prepare(
       `SELECT t.event_id, t.transition, t.seq FROM alert_transitions t
        JOIN alert_events e ON e.id = t.event_id WHERE e.rule_id = 1 ORDER BY t.id`,
@@ -72,9 +72,7 @@ const inMin = (m: number) => rfc3339(t.clock.now() + m * MIN);
 
 describe('silences API', () => {
   it('creates, lists and deletes silences of a node, a group and a rule', async () => {
-    t.deps.store.raw
-      .prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)')
-      .run(node.id);
+    t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(node.id);
     const a = await send('POST', '/api/admin/alerts/silences/', {
       scope: 'node',
       target_id: node.id,
@@ -189,9 +187,7 @@ describe('silences hold back notifications', () => {
 
   it('a group silence applies to its nodes; after it ends notifications flow again', async () => {
     await cpuRule();
-    t.deps.store.raw
-      .prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)')
-      .run(node.id);
+    t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(node.id);
     await send('POST', '/api/admin/alerts/silences/', {
       scope: 'group',
       target_id: 1,

@@ -36,7 +36,7 @@ export const CPU_RULE = {
 };
 
 export function resetAlerts(t: TestApp): void {
-  t.deps.store.raw.exec(`
+  t.raw.exec(`
     DELETE FROM alert_transitions;
     DELETE FROM alert_events;
     DELETE FROM alert_mounts;

@@ -20,7 +20,7 @@ beforeAll(async () => {
 beforeEach(() => {
   hookStatus = 200;
   hook.received.length = 0;
-  t.deps.store.raw.exec(
+  t.raw.exec(
     `DELETE FROM notify_outbox; DELETE FROM notify_channels;
      DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');
      UPDATE alert_settings SET channel_ids = '[]';`,
@@ -80,7 +80,7 @@ describe('channel CRUD', () => {
 
   it('stores configs encrypted at rest', async () => {
     await send('POST', '/api/admin/alerts/channels/', bot);
-    const raw = t.deps.store.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
+    const raw = t.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
       config_sealed: string;
     };
     expect(raw.config_sealed).toMatch(/^v1\./);
@@ -199,7 +199,7 @@ describe('channel CRUD', () => {
 
   it('lists a corrupted stored channel with config=null; it can only be deleted', async () => {
     await send('POST', '/api/admin/alerts/channels/', webhook());
-    t.deps.store.raw.prepare(`UPDATE notify_channels SET config_sealed = 'v1.garbage'`).run();
+    t.raw.prepare(`UPDATE notify_channels SET config_sealed = 'v1.garbage'`).run();
     const list = (await send('GET', '/api/admin/alerts/channels/')).json<
       Array<Record<string, unknown>>
     >();

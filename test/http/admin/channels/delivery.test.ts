@@ -33,12 +33,12 @@ beforeEach(async () => {
   for (const r of [hook, botApi]) r.received.length = 0;
   smtp.mails.length = 0;
   resetAlerts(t);
-  t.deps.store.raw.exec(
+  t.raw.exec(
     `DELETE FROM notify_outbox; DELETE FROM notify_channels;
      DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');`,
   );
   await resetFleet(t);
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
   await send('PUT', '/api/admin/alerts/mounts/', {
     rule_ids: [1],
@@ -90,7 +90,7 @@ async function addChannels(): Promise<void> {
 
 const run = () => t.deps.notifyOutbox.runOnce(t.clock.now());
 const items = () =>
-  t.deps.store.raw
+  t.raw
     .prepare('SELECT channel_id, dedupe_key, state, attempts FROM notify_outbox ORDER BY id')
     .all() as Array<{ channel_id: number; dedupe_key: string; state: string; attempts: number }>;
 

@@ -27,12 +27,12 @@ beforeEach(async () => {
   hook.received.length = 0;
   smtp.mails.length = 0;
   resetAlerts(t);
-  t.deps.store.raw.exec(
+  t.raw.exec(
     `DELETE FROM notify_outbox; DELETE FROM notify_channels;
      DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');`,
   );
   await resetFleet(t);
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', { ...CPU_RULE, repeat_interval_min: 1 });
   await send('PUT', '/api/admin/alerts/mounts/', {
     rule_ids: [1],
@@ -77,9 +77,7 @@ async function channels(digestSec: number): Promise<void> {
 
 const run = () => t.deps.notifyOutbox.runOnce(t.clock.now());
 const states = () =>
-  t.deps.store.raw
-    .prepare('SELECT channel_id, state FROM notify_outbox ORDER BY id')
-    .all() as Array<{
+  t.raw.prepare('SELECT channel_id, state FROM notify_outbox ORDER BY id').all() as Array<{
     channel_id: number;
     state: string;
   }>;

@@ -65,7 +65,7 @@ beforeEach(async () => {
   fake.failLogin = false;
   fake.validSessions.clear();
   fake.sent.length = 0;
-  t.deps.store.raw.exec(
+  t.raw.exec(
     `DELETE FROM notify_channels; DELETE FROM sqlite_sequence WHERE name = 'notify_channels';`,
   );
   const res = await send('POST', '/api/admin/alerts/channels/', {
@@ -119,7 +119,7 @@ describe('MTProto login', () => {
     });
     expect(read.body).not.toContain(SESSION);
     expect(read.body).not.toContain(API_HASH);
-    const row = t.deps.store.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
+    const row = t.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
       config_sealed: string;
     };
     expect(row.config_sealed).not.toContain(SESSION);

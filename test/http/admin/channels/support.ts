@@ -2,14 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
-import { loadConfig } from '../../../../src/config/load.js';
-import { createDeps } from '../../../../src/deps.js';
-import { buildApp } from '../../../../src/app.js';
 import { createLogger } from '../../../../src/platform/logger.js';
 import type { MtprotoGateway } from '../../../../src/domain/channels/mtproto.js';
-import { FakeClock } from '../../../support/fake-clock.js';
-import { tempHome, type TestApp } from '../../../support/build-app.js';
-import { TEST_ADMIN_PASSWORD } from '../../../support/credentials.js';
+import { buildTestApp, type TestApp } from '../../../support/build-app.js';
 
 /** A Dash whose every log line (trace level) is kept, to prove no secret reaches a log. */
 export async function buildChannelsApp(
@@ -22,33 +17,11 @@ export async function buildChannelsApp(
       done();
     },
   });
-  const config = loadConfig({
-    DASH_HOME: tempHome(),
-    DASH_DATABASE_URL: 'sqlite::memory:',
-    DASH_TIMEZONE: 'UTC',
-    DASH_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    ...opts.env,
-  });
-  const clock = new FakeClock();
-  const deps = await createDeps(config, {
-    clock,
+  const t = await buildTestApp(opts.env ?? {}, {
     log: createLogger('trace', sink),
     ...(opts.mtproto === undefined ? {} : { mtproto: opts.mtproto }),
   });
-  await deps.adminPassword.ensure(config.adminPassword);
-  const app = buildApp(deps);
-  await app.ready();
-  return {
-    app,
-    deps,
-    clock,
-    config,
-    logLines,
-    async close() {
-      await app.close();
-      await deps.shutdown();
-    },
-  };
+  return Object.assign(t, { logLines });
 }
 
 export interface Received {

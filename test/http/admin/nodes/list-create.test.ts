@@ -61,7 +61,7 @@ describe('POST /api/admin/nodes/', () => {
 
   it('stores the secret encrypted and hashed, never in clear', async () => {
     const node = await api().create();
-    const row = t.deps.store.raw
+    const row = t.raw
       .prepare('SELECT secret_hash, secret_enc FROM nodes WHERE id = ?')
       .get(node.id) as { secret_hash: string; secret_enc: string };
     expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -91,9 +91,9 @@ describe('GET /api/admin/nodes/', () => {
 
   it('reads invalid stored tags as [] and keeps the node listed', async () => {
     const a = await api().create();
-    t.deps.store.raw.prepare('UPDATE nodes SET tags = ? WHERE id = ?').run('{broken', a.id);
+    t.raw.prepare('UPDATE nodes SET tags = ? WHERE id = ?').run('{broken', a.id);
     expect((await api().node(a.id))?.tags).toEqual([]);
-    t.deps.store.raw
+    t.raw
       .prepare('UPDATE nodes SET tags = ? WHERE id = ?')
       .run(JSON.stringify(['ok', 'x'.repeat(65), 7]), a.id);
     expect((await api().node(a.id))?.tags).toEqual(['ok']);

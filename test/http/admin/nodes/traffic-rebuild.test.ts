@@ -12,7 +12,7 @@ const HOUR = 3_600_000;
 beforeEach(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  node = seedNode(t.deps, { name: 'web-01' });
+  node = await seedNode(t, { name: 'web-01' });
 });
 afterEach(async () => t.close());
 
@@ -46,9 +46,7 @@ async function feed(hours = 20) {
   await t.deps.traffic.collector.flush();
 }
 const facts = () =>
-  t.deps.store.raw
-    .prepare('SELECT * FROM traffic_5m WHERE node_id = ? ORDER BY iface, bucket')
-    .all(node.id);
+  t.raw.prepare('SELECT * FROM traffic_5m WHERE node_id = ? ORDER BY iface, bucket').all(node.id);
 
 describe('traffic rebuild', () => {
   it('is idle before any task', async () => {
@@ -75,7 +73,7 @@ describe('traffic rebuild', () => {
     const before = facts();
     expect(before.length).toBeGreaterThan(200);
     // Damage the facts and add a stale snapshot overlapping them.
-    t.deps.store.raw.prepare('UPDATE traffic_5m SET in_bytes = 0 WHERE node_id = ?').run(node.id);
+    t.raw.prepare('UPDATE traffic_5m SET in_bytes = 0 WHERE node_id = ?').run(node.id);
     await t.deps.store.traffic.putSnapshot(node.id, {
       iface: 'eth0',
       cycleStart: t.clock.now() - 10 * HOUR,

@@ -222,12 +222,12 @@ describe('public reads of settings', () => {
 
 describe('storage failure', () => {
   it.each([
-    ['closed', (db: TestApp['deps']['store']['raw']) => db.close()],
-    ['missing its table', (db: TestApp['deps']['store']['raw']) => db.exec('DROP TABLE settings')],
+    ['closed', (db: TestApp['raw']) => db.close()],
+    ['missing its table', (db: TestApp['raw']) => db.exec('DROP TABLE settings')],
   ])('answers 503 db_error, not 500, when the database is %s', async (_name, breakIt) => {
     const broken = await buildTestApp();
     const h = await adminHeaders(broken);
-    breakIt(broken.deps.store.raw);
+    breakIt(broken.raw);
     const res = await broken.app.inject({
       method: 'PATCH',
       url: URLS[0],

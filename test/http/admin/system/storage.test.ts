@@ -21,7 +21,7 @@ async function withHistory(app: TestApp): Promise<void> {
   for (let at = start; at < now; at += 60_000) {
     writes.push(metricsWrite(1, at, { seq: at / 60_000, deadline: Infinity }));
   }
-  new MetricsEngine(app.deps.store.raw, () => 0).commitBatch(writes);
+  new MetricsEngine(app.raw, () => 0).commitBatch(writes);
   await app.deps.ingestBackend.rollup(now);
 }
 
@@ -61,7 +61,7 @@ describe('GET /api/admin/system/storage', () => {
     const writes = Array.from({ length: 40 }, (_, i) =>
       metricsWrite(1, now - 40_000 + i * 1000, { seq: i, deadline: Infinity }),
     );
-    new MetricsEngine(t.deps.store.raw, () => 0).commitBatch(writes);
+    new MetricsEngine(t.raw, () => 0).commitBatch(writes);
     const body = (
       await t.app.inject({ method: 'GET', url: URL, headers: await adminHeaders(t) })
     ).json<Storage>();

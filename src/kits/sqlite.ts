@@ -1,0 +1,29 @@
+import type { SqliteStore } from '../store/sqlite/open.js';
+import { historyReader } from '../store/sqlite/history-reader.js';
+import { sqliteHistoryStorage } from '../store/sqlite/history-storage.js';
+import { sqliteDatabaseBytes } from '../store/sqlite/database-size.js';
+import { inlineIngestBackend, workerIngestBackend } from '../workers/ingest-backend.js';
+import type { EngineKit } from './engine-kit.js';
+
+/**
+ * SQLite: worker threads with their own connections to the file commit metrics (an in-memory
+ * database has no second connection, so its pipeline runs on the calling thread).
+ */
+export function sqliteKit(store: SqliteStore, path: string): EngineKit {
+  const ephemeral = path === ':memory:';
+  return {
+    store,
+    ephemeral,
+    historyReader: () => historyReader(store.raw),
+    storage: sqliteHistoryStorage(store.raw),
+    databaseBytes: async () => sqliteDatabaseBytes(store.raw, path),
+    ingestBackend(o) {
+      return o.mode === 'worker' && !ephemeral
+        ? workerIngestBackend(path, o.log, o.now, o.staleAfterSec, {
+            maxDevicesPerNode: o.maxDevicesPerNode,
+          })
+        : inlineIngestBackend(store.raw, o.now, o.staleAfterSec, o.maxDevicesPerNode);
+    },
+    jobs: () => [],
+  };
+}
