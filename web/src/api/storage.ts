@@ -8,7 +8,9 @@ export interface StorageStatus {
     bytes: number;
     points: number;
     bytes_per_report: number | null;
+    /** Reports not yet sealed into blocks, and the bytes they take; not in bytes/points. */
     open_rows: number;
+    open_bytes: number;
     oldest_at: string | null;
   };
   growth_bytes_per_day: number | null;
