@@ -8,7 +8,8 @@ import { rawDays, schemaBytes } from './history-retention.js';
  * Storage facts on PostgreSQL (GET /api/admin/system/storage) from the catalog: the size of
  * Dash's tables (indexes and TOAST included) for the database figures, each raw day partition's
  * size and row count (the planner's, see rawDays) for the day list. PostgreSQL has no sealed
- * blocks and no open block: every stored report is a raw row of its day, so `openRows` is 0.
+ * blocks and no open block: every stored report is a raw row of its day, so `openRows` and
+ * `openBytes` are 0.
  */
 export function postgresHistoryStorage(pool: pg.Pool): HistoryStorageRepo {
   return {
@@ -27,6 +28,7 @@ export function postgresHistoryStorage(pool: pg.Pool): HistoryStorageRepo {
         rawPoints: days.reduce((n, d) => n + d.points, 0),
         rawOldestAt: await oldestReport(pool, await historyNodeIds(pool)),
         openRows: 0,
+        openBytes: 0,
         days: days.map((d) => ({ day: d.day, bytes: d.bytes, points: d.points })),
         budgetCutoff: get(BUDGET_CUTOFF),
         budgetOver: get(BUDGET_OVER) === 1,
