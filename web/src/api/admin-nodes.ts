@@ -1,12 +1,4 @@
-import type {
-  AdminNode,
-  CycleMode,
-  DeployInfo,
-  DeployScript,
-  DirectionMode,
-  NodePatch,
-  PublishedAgent,
-} from '../../../src/protocol/api/admin-nodes';
+import type { AdminNode, DeployInfo, NodePatch } from '../../../src/protocol/api/admin-nodes';
 import { request } from './http';
 
 // Plain constants (no schema code enters the bundle).
@@ -21,7 +13,7 @@ export type {
   DirectionMode,
   NodePatch,
   PublishedAgent,
-};
+} from '../../../src/protocol/api/admin-nodes';
 
 export function listNodes(signal?: AbortSignal): Promise<AdminNode[]> {
   return request<AdminNode[]>('/api/admin/nodes/', { signal });
