@@ -5,9 +5,14 @@
  * change to the pipeline can be judged in seconds (`npm run bench:ingest-core`; add
  * `-- --cpu-prof` after node options to profile).
  *
- *   npm run bench:ingest-core [-- --nodes 10000 --reports 60000]
+ *   npm run bench:ingest-core [-- --nodes 10000 --reports 60000 --batch 64]
+ *   npm run bench:ingest-core -- --autocheckpoint 10000   try another wal_autocheckpoint
+ *
+ * After each batch the WAL is synced as the worker does, and the bytes this process caused to be
+ * written to storage (/proc/self/io write_bytes: WAL frames, checkpoints, fsync'd pages) are
+ * reported per report.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fdatasyncSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +20,8 @@ import { openSqliteConnection } from '../../src/store/sqlite/connection.js';
 import { nodeReportDecoder } from '../../src/protocol/decode-node-report.js';
 import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
 import { createIngestHost } from '../../src/workers/ingest-host.js';
+import { encodeProjection, encodeSample } from '../../src/store/history-blocks/open-log-record.js';
+import { HOST_COLUMNS } from '../../src/store/sqlite/metrics-codec.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
 import { seedNodes } from '../../test/support/seed-home.js';
 
@@ -22,17 +29,33 @@ const { values: args } = parseArgs({
   options: {
     nodes: { type: 'string', default: '10000' },
     reports: { type: 'string', default: '60000' },
+    batch: { type: 'string', default: '64' },
+    autocheckpoint: { type: 'string' },
   },
 });
 const NODES = Number(args.nodes);
 const REPORTS = Number(args.reports);
-const BATCH = 64;
+const BATCH = Number(args.batch);
+
+/** Bytes this process has caused to be written to storage so far. */
+const writtenBytes = (): number =>
+  Number(/write_bytes:\s+(\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
 
 const home = mkdtempSync(join(tmpdir(), 'dash-core-'));
 try {
   await seedNodes(home, NODES);
   // As on the worker: COMMIT does not wait for the disk (the WAL is synced apart).
   const db = openSqliteConnection(join(home, 'dash.db'), 'ingest');
+  if (args.autocheckpoint) db.pragma(`wal_autocheckpoint = ${Number(args.autocheckpoint)}`);
+  const walSync = (): void => {
+    // As the worker: every batch's answers wait for one fdatasync of the WAL.
+    const fd = openSync(join(home, 'dash.db-wal'), 'r');
+    try {
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
   let now = Date.now();
   const host = createIngestHost(db, () => now, 15);
   // Render facts as the front state sends them, so views are rendered here as in production.
@@ -60,6 +83,15 @@ try {
     { length: 32 },
     (_, seq) => new Uint8Array(Buffer.from(JSON.stringify(agentReport({ seq })))),
   );
+  // Nodes report on their own phase: each round arrives in the same shuffled order, so a batch
+  // touches nodes spread over the whole id range (as in production), not neighbours.
+  const order = Array.from({ length: NODES }, (_, i) => i + 1);
+  let seed = 12345;
+  for (let i = order.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
   let next = 0;
   const batch = () =>
     Array.from({ length: BATCH }, () => {
@@ -67,7 +99,7 @@ try {
       now += 0.3;
       const receivedAt = Math.floor(now);
       return {
-        nodeId: (i % NODES) + 1,
+        nodeId: order[i % NODES]!,
         receivedAt,
         deadline: receivedAt + 5000,
         body: bodies[Math.floor(i / NODES) % bodies.length],
@@ -78,7 +110,9 @@ try {
   // Warm-up: every node once (device dictionary, first current rows), not measured.
   while (next < NODES) host.core.processBatch(batch());
 
+  walSync();
   const started = performance.now();
+  const written0 = writtenBytes();
   let ok = 0;
   let measured = 0;
   while (next < NODES + REPORTS) {
@@ -86,8 +120,10 @@ try {
       measured++;
       if (r.ok) ok++;
     }
+    walSync();
   }
   const total = (performance.now() - started) * 1000;
+  const written = writtenBytes() - written0;
 
   // Stage costs on the same bodies, outside the pipeline.
   const decode = nodeReportDecoder();
@@ -106,7 +142,53 @@ try {
   console.log(`ingest core: ${NODES} nodes, ${ok}/${measured} reports stored`);
   console.log(`pipeline: ${(total / measured).toFixed(1)} µs/report (batches of ${BATCH})`);
   console.log(
+    `disk writes: ${(written / Math.max(1, ok) / 1024).toFixed(2)} KiB/report (wal_autocheckpoint ${String(db.pragma('wal_autocheckpoint', { simple: true }))})`,
+  );
+  console.log(
     `stages: decode ${decodeUs.toFixed(1)} µs (bare JSON.parse ${jsonParseUs.toFixed(1)}), validate ${validateUs.toFixed(1)} µs`,
+  );
+  // What the same reports would cost as open-block log records (docs/ingest-disk-writes.md).
+  const raw = db
+    .prepare(
+      `SELECT node_id, received_at, ${HOST_COLUMNS.join(', ')}, devices FROM metrics_raw LIMIT 5000`,
+    )
+    .raw(true)
+    .all() as unknown[][];
+  const sampleBytes =
+    raw.reduce<number>(
+      (n, r) =>
+        n +
+        encodeSample({
+          node: r[0] as number,
+          at: r[1] as number,
+          host: r.slice(2, 2 + HOST_COLUMNS.length) as Array<number | null>,
+          devices: (r[2 + HOST_COLUMNS.length] as Uint8Array | null) ?? new Uint8Array(0),
+        }).length,
+      0,
+    ) / Math.max(1, raw.length);
+  const current = db
+    .prepare(
+      'SELECT node_id, received_at, reported_at, runtime_json, smart_json, thermal_json, pressure_json FROM node_current LIMIT 1000',
+    )
+    .raw(true)
+    .all() as Array<[number, number, number, string, string | null, string | null, string | null]>;
+  let jsonBytes = 0;
+  let projectionBytes = 0;
+  for (const c of current) {
+    jsonBytes += c[3].length + (c[4]?.length ?? 0) + (c[5]?.length ?? 0) + (c[6]?.length ?? 0);
+    projectionBytes += encodeProjection({
+      node: c[0],
+      at: c[1],
+      reportedAt: c[2],
+      runtimeJson: c[3],
+      smartJson: c[4],
+      thermalJson: c[5],
+      pressureJson: c[6],
+    }).length;
+  }
+  const n = Math.max(1, current.length);
+  console.log(
+    `open-log records: sample ${sampleBytes.toFixed(0)} B + 8 B frame; projection ${(projectionBytes / n).toFixed(0)} B (JSON ${(jsonBytes / n).toFixed(0)} B)`,
   );
   db.close();
 } finally {

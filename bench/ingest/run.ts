@@ -73,6 +73,39 @@ function writtenBytes(pid: number): number {
   return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
 }
 
+/** Bytes each thread of a process has caused to be written to storage so far, keyed by "tid name". */
+function threadWritten(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const io = readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.set(
+        `${tid} ${tid === String(pid) ? 'main' : name}`,
+        Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0),
+      );
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Disk writes per answered report between two readings, in total and by thread. */
+function writtenPerReport(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  reports: number,
+): string {
+  const rows = [...after]
+    .map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / Math.max(1, reports)] as const)
+    .filter(([, b]) => b >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, b]) => n + b, 0);
+  return `${fmt(total / 1024, 2)} KiB (${rows.map(([k, b]) => `${k.split(' ')[1]} ${fmt(b / 1024, 2)}`).join(', ')})`;
+}
+
 /** Per-thread CPU microseconds per answered report between two readings. */
 function cpuPerReport(before: Map<string, number>, after: Map<string, number>, reports: number) {
   const rows = [...after]
@@ -260,6 +293,7 @@ async function main(): Promise<void> {
 
     const warm = await load(gen, pid, { ...common, mode: 'once' });
     const before = storedBytes(dbPath);
+    const writtenBeforeOpen = threadWritten(pid);
     const open = await load(gen, pid, {
       ...common,
       mode: 'open',
@@ -268,11 +302,14 @@ async function main(): Promise<void> {
       connections: 256,
     });
     const afterOpen = storedBytes(dbPath);
+    const openWritten = writtenPerReport(writtenBeforeOpen, threadWritten(pid), open.ok);
     const cpuBeforeSat = threadCpu(pid);
     const genBeforeSat = threadCpu(gen.pid!);
     const writtenBeforeSat = writtenBytes(pid);
+    const threadsBeforeSat = threadWritten(pid);
     const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
     const satWritten = (writtenBytes(pid) - writtenBeforeSat) / Math.max(1, sat.ok);
+    const satThreads = writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
     const satCpu = `server ${cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok)}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok)}`;
     const rows = (
       new BetterSqlite3(dbPath, { readonly: true })
@@ -297,6 +334,10 @@ async function main(): Promise<void> {
     console.log(`CPU per report, baseline: ${baseCpu}`);
     console.log(`CPU per report, dash saturation: ${satCpu}`);
     console.log(`disk writes per report, dash saturation: ${fmt(satWritten / 1024, 1)} KiB`);
+    // By thread: the ingest threads write history and projections (and run most checkpoints);
+    // the main thread writes traffic counters, alerts and sessions.
+    console.log(`  by thread, saturation: ${satThreads}`);
+    console.log(`disk writes per report, dash open loop ${RATE}/s: ${openWritten}`);
     console.log(
       `open loop ${RATE}/s: p99 ${fmt(open.p99, 2)} ms (target < 20), errors ${open.sent - open.ok} (target 0)`,
     );

@@ -136,6 +136,8 @@ export interface SessionsRepo {
   delete(id: string): Promise<void>;
   deleteAll(): Promise<void>;
   deleteExpired(now: number): Promise<number>;
+  /** One stored session, unexpired at `now` (another instance may have created it). */
+  get(id: string, now: number): Promise<SessionRecord | undefined>;
 }
 
 export interface UptimeMinuteRow {
@@ -278,6 +280,12 @@ export type MetricsWriteOutcome = 'current' | 'history' | 'expired' | 'device_li
 export interface BatchCommitter {
   commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[];
   /** Distinct devices one node may have (outcome device_limit beyond it). */
+  readonly maxDevicesPerNode?: number;
+}
+
+/** The same for an engine whose commit is awaited (PostgreSQL): outcomes after COMMIT. */
+export interface AsyncBatchCommitter {
+  commitBatch(entries: readonly MetricsWrite[]): Promise<MetricsWriteOutcome[]>;
   readonly maxDevicesPerNode?: number;
 }
 
@@ -443,6 +451,14 @@ export interface JobLocks {
     name: string,
     fn: () => Promise<T>,
   ): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
+/** Rate-limit hits counted across instances, per scope, client key and fixed window. */
+export interface RateCountersRepo {
+  /** Adds one hit to the window and returns the window's total over every instance. */
+  hit(scope: string, key: string, windowStart: number): Promise<number>;
+  /** Deletes windows that started before `before`; returns how many. */
+  prune(before: number): Promise<number>;
 }
 
 export * from './ports-traffic.js';

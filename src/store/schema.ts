@@ -133,6 +133,14 @@ export interface MetricsJobsTable {
   watermark: number;
 }
 
+/** Shared rate-limit counters (PostgreSQL with several instances; migration 0014). */
+export interface RateLimitHitsTable {
+  scope: string;
+  key: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   groups: GroupsTable;
@@ -148,4 +156,5 @@ export interface Database {
   metrics_15m: MetricsRollupTable;
   metrics_1h: MetricsRollupTable;
   metrics_jobs: MetricsJobsTable;
+  rate_limit_hits: RateLimitHitsTable;
 }

@@ -1,6 +1,6 @@
 import { afterAll } from 'vitest';
 import type pg from 'pg';
-import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
 import type {
   FrontRepo,
@@ -16,13 +16,23 @@ import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../suppor
 /** The ports both engines implement so far. */
 export type EngineStore = Pick<
   Store,
-  'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'close'
+  'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'alerts' | 'close'
 > & {
   front: FrontRepo;
   nodeStatic: NodeStaticRepo;
   trafficAdjustments: TrafficAdjustmentsRepo;
   traffic: TrafficRepo;
 };
+
+/**
+ * Rows of a parameterless SQL read on either engine, for what no port shows (the outbox tables).
+ * Flags read as 1/0 and integers as numbers on both (store/postgres/pool.ts).
+ */
+export async function readRows<T>(store: EngineStore, sql: string): Promise<T[]> {
+  if (store.engine === 'postgres')
+    return (await (store as PostgresStore).pool.query(sql)).rows as T[];
+  return (store as unknown as SqliteStore).raw.prepare(sql).all() as T[];
+}
 
 export interface Engine {
   name: 'sqlite' | 'postgres';

@@ -61,6 +61,11 @@ export interface AlertsServiceOptions {
   /** Whether every id names a stored notification channel (the channels feature supplies it). */
   channelsExist?: (ids: readonly number[]) => Promise<boolean>;
   onError: (err: unknown) => void;
+  /**
+   * Several instances: only the one leading alert evaluation runs the state machine and writes
+   * transitions (it calls `start` again when it takes over); the others only serve the API.
+   */
+  evaluates?: () => boolean;
 }
 
 export const MAX_SETTINGS_CHANNELS = 100;
@@ -105,6 +110,7 @@ export class AlertsService {
 
   /** The accepted-report hook: synchronous state update, a store write only on a transition. */
   onReport(event: AcceptedReport): void {
+    if (this.opts.evaluates?.() === false) return;
     const actions = this.evaluator.observe(
       event.nodeId,
       event.receivedAt,
@@ -116,6 +122,7 @@ export class AlertsService {
 
   /** The clock-driven check: offline nodes, then repeats and openings a silence held back. */
   async tick(now: number): Promise<void> {
+    if (this.opts.evaluates?.() === false) return;
     if (this.policy.silences.some((s) => s.scope === 'group' && s.endsAt > now))
       await this.loadGroups();
     this.persist(this.evaluator.tick(now));
@@ -386,7 +393,7 @@ export class AlertsService {
   }
 
   private persist(actions: ReadonlyArray<AlertAction | AlertTransitionWrite>): void {
-    if (actions.length === 0) return;
+    if (actions.length === 0 || this.opts.evaluates?.() === false) return;
     const writes = actions.map((a) =>
       a.kind === 'repeat' || a.kind === 'notify_open' ? a : this.toWrite(a as AlertAction),
     );

@@ -32,6 +32,13 @@ export interface SessionView {
   current: boolean;
 }
 
+/** A session change another instance must follow (issue 23). */
+export type SessionChange = { type: 'session'; id: string } | { type: 'all' };
+
+/** How long a token whose session the store did not have is not looked up again. */
+const MISS_TTL_MS = 2_000;
+const MAX_MISSES = 10_000;
+
 /** Accepts `session`/`persistent` in any case with surrounding blanks, as the reference does. */
 export function parsePersistence(raw: unknown): Persistence {
   const v = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
@@ -47,6 +54,9 @@ export function parsePersistence(raw: unknown): Persistence {
 export class AuthService {
   private readonly sessions = new Map<string, SessionRecord>();
   private userVersion = 0;
+  /** Set when several instances share the store: publishes changes, enables store look-ups. */
+  private publish: ((change: SessionChange) => void) | undefined;
+  private readonly misses = new Map<string, number>();
 
   constructor(
     private readonly repo: SessionsRepo,
@@ -61,7 +71,31 @@ export class AuthService {
       this.userVersion = version;
       this.sessions.clear();
       await this.repo.deleteAll();
+      this.publish?.({ type: 'all' });
     });
+  }
+
+  /**
+   * Several instances share the store: a session this instance does not hold is looked up
+   * there (it may have been created elsewhere a moment ago), refresh and logout read the
+   * stored record (another instance may have rotated it), and every change made here is
+   * published so the others drop what they hold.
+   */
+  shareAcrossInstances(publish: (change: SessionChange) => void): void {
+    this.publish = publish;
+  }
+
+  /** Follows a change published by another instance. */
+  async remoteChange(change: SessionChange): Promise<void> {
+    if (change.type === 'all') {
+      if (!(await this.syncFromStore())) await this.load();
+      return;
+    }
+    this.misses.delete(change.id);
+    // Re-read rather than drop, so the session list here stays complete.
+    const stored = await this.repo.get(change.id, this.clock.now());
+    if (stored) this.sessions.set(change.id, stored);
+    else this.sessions.delete(change.id);
   }
 
   /** Loads live sessions and the user version; call once at start. */
@@ -92,6 +126,7 @@ export class AuthService {
     };
     await this.repo.insert(record);
     this.sessions.set(id, record);
+    this.publish?.({ type: 'session', id });
     return this.issue(record, token, csrf);
   }
 
@@ -101,6 +136,7 @@ export class AuthService {
     csrfCookie: string | undefined,
     csrfHeader: string | undefined,
   ) {
+    await this.storedFor(refreshCookie);
     const session = this.proveRefresh(refreshCookie, csrfCookie, csrfHeader);
     const now = this.clock.now();
     const token = randomToken();
@@ -113,6 +149,7 @@ export class AuthService {
     };
     await this.repo.rotate(session.id, rotated.refreshHash, rotated.csrfHash, rotated.expiresAt);
     this.sessions.set(session.id, rotated);
+    this.publish?.({ type: 'session', id: session.id });
     return this.issue(rotated, token, csrf);
   }
 
@@ -128,6 +165,7 @@ export class AuthService {
     this.checkCsrf(csrfCookie, csrfHeader);
     if (!refreshCookie) throw new AppError('unauthorized', 'refresh token missing');
     const sid = refreshCookie.split('.')[0] ?? '';
+    await this.storedFor(refreshCookie);
     const session = this.sessions.get(sid);
     if (!session || !this.matchesRefresh(session, refreshCookie)) return;
     if (!safeEqual(sha256Hex(csrfHeader?.trim() ?? ''), session.csrfHash)) {
@@ -160,6 +198,32 @@ export class AuthService {
     return session.id;
   }
 
+  /**
+   * authenticate, and when several instances share the store, a valid token whose session is
+   * not held here is looked up there (created on another instance) before it is refused.
+   */
+  async authenticateShared(accessToken: string): Promise<string | undefined> {
+    const sid = this.authenticate(accessToken);
+    if (sid !== undefined || !this.publish) return sid;
+    const claims = this.codec.verify(accessToken);
+    const now = this.clock.now();
+    if (!claims || claims.exp <= now) return undefined;
+    if (claims.ver !== this.userVersion) {
+      // The password may have changed on another instance: follow the stored version.
+      if (!(await this.syncFromStore()) || claims.ver !== this.userVersion) return undefined;
+      return this.authenticate(accessToken);
+    }
+    if ((this.misses.get(claims.sid) ?? 0) > now) return undefined;
+    const stored = await this.repo.get(claims.sid, now);
+    if (!stored) {
+      if (this.misses.size >= MAX_MISSES) this.misses.clear();
+      this.misses.set(claims.sid, now + MISS_TTL_MS);
+      return undefined;
+    }
+    this.sessions.set(stored.id, stored);
+    return this.authenticate(accessToken);
+  }
+
   list(currentSid: string | undefined): SessionView[] {
     const now = this.clock.now();
     return [...this.sessions.values()]
@@ -176,6 +240,7 @@ export class AuthService {
   async revoke(sid: string): Promise<void> {
     await this.repo.delete(sid);
     this.sessions.delete(sid);
+    this.publish?.({ type: 'session', id: sid });
   }
 
   /** Every session and every outstanding access token of the admin ends at once. */
@@ -185,6 +250,20 @@ export class AuthService {
     this.userVersion = next;
     await this.repo.deleteAll();
     this.sessions.clear();
+    this.publish?.({ type: 'all' });
+  }
+
+  /**
+   * Shared store: the stored record of the cookie's session replaces the one held here (another
+   * instance may have created or rotated it); gone from the store, it is dropped here too.
+   */
+  private async storedFor(refreshCookie: string | undefined): Promise<void> {
+    if (!this.publish || !refreshCookie) return;
+    const sid = refreshCookie.split('.')[0] ?? '';
+    if (sid === '') return;
+    const stored = await this.repo.get(sid, this.clock.now());
+    if (stored) this.sessions.set(sid, stored);
+    else this.sessions.delete(sid);
   }
 
   private issue(s: SessionRecord, token: string, csrf: string): IssuedSession {

@@ -1,10 +1,19 @@
 import type { Clock } from '../../platform/clock.js';
 
+/** What the guards and routes use of a limiter (in-memory here, shared across instances too). */
+export interface RateLimit {
+  /** False while no key has any recorded hit: callers can skip working out a key. */
+  readonly active: boolean;
+  isLimited(key: string): boolean;
+  hit(key: string): void;
+  retryAfterMs(key: string): number;
+}
+
 /**
  * Sliding-window limiter: at most `limit` hits per `windowMs` per key. Memory is bounded by
  * pruning keys whose hits all fell out of the window.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimit {
   private readonly hits = new Map<string, number[]>();
   private lastPrune = 0;
 

@@ -122,6 +122,24 @@ export class FrontState {
     if (row && row.receivedAt === e.receivedAt) this.restore(row);
   }
 
+  /**
+   * Re-reads the stored current projections of these nodes (another instance accepted their
+   * reports) and installs those newer than the view held here; returns the nodes that changed.
+   */
+  async refreshCurrent(nodeIds: readonly number[]): Promise<number[]> {
+    if (nodeIds.length === 0) return [];
+    const rows = await this.opts.repo.currentRows(nodeIds);
+    const changed: number[] = [];
+    for (const row of rows) {
+      const before = this.entries.get(row.nodeId)?.receivedAt;
+      if (!this.entries.has(row.nodeId)) await this.loadNode(row.nodeId);
+      this.restore(row);
+      const after = this.entries.get(row.nodeId)?.receivedAt;
+      if (after !== undefined && after !== before) changed.push(row.nodeId);
+    }
+    return changed;
+  }
+
   /** Follows node record changes made by the admin API. */
   async onNodeEvent(event: NodeEvent): Promise<void> {
     switch (event.type) {

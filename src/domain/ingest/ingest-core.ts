@@ -54,27 +54,35 @@ export interface ReportProcessor {
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
-type Prepared =
+export type Prepared =
   | { ok: false; result: CoreResult }
   | { ok: true; write: MetricsWrite; version: string; view: ReportView; digest: ReportDigest };
+
+/** A batch after decoding: what to commit, and how to answer each report once it is done. */
+export interface PreparedBatch {
+  readonly prepared: readonly Prepared[];
+  /** The accepted reports' writes, in input order: the committer's input. */
+  readonly writes: MetricsWrite[];
+}
 
 /**
  * The CPU-heavy part of POST /api/node/metrics, kept free of HTTP so it can run next to the
  * writer on its own thread: decode each body, apply the value rules, derive the front runtime
- * view, the SMART/thermal/pressure payloads and the history sample, then store the whole batch
- * in one transaction. Failures come back as data (code + message), never as thrown errors, so
- * they cross threads. Synchronous on purpose: one batch in, one commit, one batch of answers out
- * keeps the HTTP thread and this one working side by side instead of taking turns.
+ * view, the SMART/thermal/pressure payloads and the history sample (`prepare`), and turn the
+ * committer's outcomes into answers (`settle`). Failures come back as data (code + message),
+ * never as thrown errors, so they cross threads. The commit between the two steps is the
+ * engine's: synchronous on SQLite (`IngestCore`), awaited on PostgreSQL (`AsyncIngestCore`).
  */
-export class IngestCore {
+export class ReportPreparer {
   private readonly facts = new Map<number, RenderFacts>();
 
   constructor(
     private readonly decode: (body: Uint8Array | undefined) => NodeReport,
-    private readonly committer: BatchCommitter,
     private readonly now: () => number,
     /** The view's observation.stale_after_sec. */
     private readonly staleAfterSec: number,
+    /** Distinct devices one node may have, for the device_limit answer. */
+    private readonly maxDevicesPerNode: () => number | undefined,
   ) {}
 
   /** What each node's view body is rendered from, kept in step by the front state. */
@@ -83,26 +91,29 @@ export class IngestCore {
     else this.facts.delete(nodeId);
   }
 
-  processBatch(reports: readonly RawReport[]): CoreResult[] {
+  prepareBatch(reports: readonly RawReport[]): PreparedBatch {
     const prepared = reports.map((r) => this.prepare(r));
     const writes: MetricsWrite[] = [];
     for (const p of prepared) if (p.ok) writes.push(p.write);
-    let outcomes: MetricsWriteOutcome[] = [];
-    let failure: CoreResult | undefined;
-    if (writes.length > 0) {
-      try {
-        outcomes = this.committer.commitBatch(writes);
-      } catch (err) {
-        failure = notStored(err instanceof Error ? err.message : String(err));
-      }
-    }
+    return { prepared, writes };
+  }
+
+  /**
+   * One answer per report: the committer's outcomes (one per write, in order), or the one
+   * failure (a commit that threw) that every accepted report of the batch answers with.
+   */
+  settleBatch(
+    batch: PreparedBatch,
+    outcomes: readonly MetricsWriteOutcome[],
+    failure?: CoreResult,
+  ): CoreResult[] {
     let next = 0;
-    return prepared.map((p) => {
+    return batch.prepared.map((p) => {
       if (!p.ok) return p.result;
       const outcome = outcomes[next++] ?? 'expired';
       if (failure) return failure;
       if (outcome === 'expired') return expired();
-      if (outcome === 'device_limit') return deviceLimit(this.committer.maxDevicesPerNode);
+      if (outcome === 'device_limit') return deviceLimit(this.maxDevicesPerNode());
       return { ok: true, outcome, version: p.version, view: p.view, digest: p.digest };
     });
   }
@@ -158,6 +169,36 @@ export class IngestCore {
       };
     }
   }
+}
+
+/**
+ * SQLite's pipeline: one batch in, one synchronous commit, one batch of answers out, which keeps
+ * the HTTP thread and the ingest thread working side by side instead of taking turns.
+ */
+export class IngestCore extends ReportPreparer {
+  constructor(
+    decode: (body: Uint8Array | undefined) => NodeReport,
+    private readonly committer: BatchCommitter,
+    now: () => number,
+    staleAfterSec: number,
+  ) {
+    super(decode, now, staleAfterSec, () => committer.maxDevicesPerNode);
+  }
+
+  processBatch(reports: readonly RawReport[]): CoreResult[] {
+    const batch = this.prepareBatch(reports);
+    if (batch.writes.length === 0) return this.settleBatch(batch, []);
+    try {
+      return this.settleBatch(batch, this.committer.commitBatch(batch.writes));
+    } catch (err) {
+      return this.settleBatch(batch, [], commitFailure(err));
+    }
+  }
+}
+
+/** The answer of every accepted report of a batch whose commit threw. */
+export function commitFailure(err: unknown): CoreResult {
+  return notStored(err instanceof Error ? err.message : String(err));
 }
 
 /**

@@ -55,7 +55,9 @@ const percentOf = (s: UptimeSums | undefined): number | null =>
  * the configured zone are kept as minutes are written.
  */
 export class UptimeService {
-  private readonly receipts = new ReceiptLog();
+  private receipts = new ReceiptLog();
+  /** Several instances: receipts, first reports and progress come from the store (see below). */
+  private fromStore = false;
   private firstSeen = new Map<number, number>();
   private lastFinalised: number | undefined;
   /** Minutes that began before this process started cannot be observed: they stay unknown. */
@@ -80,6 +82,15 @@ export class UptimeService {
       this.receipts.add(r.nodeId, r.receivedAt);
   }
 
+  /**
+   * Several instances share the store, each accepting part of the reports, and whichever holds
+   * the job's lock finalises: before each run, progress, first reports and receipts are read
+   * from the stored rows (every instance's reports), not from what this instance received.
+   */
+  readReceiptsFromStore(): void {
+    this.fromStore = true;
+  }
+
   /** Called for every persisted report, current or not. */
   recordReceipt(nodeId: number, receivedAt: number): void {
     this.receipts.add(nodeId, receivedAt);
@@ -93,12 +104,14 @@ export class UptimeService {
   /** Finalises every completed minute not yet written; returns how many minutes it wrote. */
   async finalise(now = this.clock.now()): Promise<number> {
     const target = Math.floor((now - FINALISE_DELAY_MS) / MINUTE_MS) * MINUTE_MS - MINUTE_MS;
+    if (this.fromStore) this.lastFinalised = await this.repo.lastMinute();
     let minute = Math.max(
       this.lastFinalised === undefined ? -Infinity : this.lastFinalised + MINUTE_MS,
       this.observableFrom,
       target - (MAX_CATCH_UP_MINUTES - 1) * MINUTE_MS,
     );
     if (minute > target) return 0;
+    if (this.fromStore) await this.readStored(minute);
     const nodes = await this.repo.nodes();
     let written = 0;
     for (; minute <= target; minute += MINUTE_MS) {
@@ -117,6 +130,15 @@ export class UptimeService {
     }
     this.receipts.prune((this.lastFinalised ?? 0) + MINUTE_MS - this.thresholdMs);
     return written;
+  }
+
+  private async readStored(fromMinute: number): Promise<void> {
+    this.firstSeen = await this.repo.firstReports();
+    const log = new ReceiptLog();
+    // A receipt up to one threshold before the minute still decides part of it.
+    for (const r of await this.repo.recentReceipts(fromMinute - this.thresholdMs - MINUTE_MS))
+      log.add(r.nodeId, r.receivedAt);
+    this.receipts = log;
   }
 
   async overview(viewer: Viewer): Promise<UptimeOverview> {

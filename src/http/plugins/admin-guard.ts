@@ -17,7 +17,7 @@ function bearerToken(req: FastifyRequest): string | undefined {
 export function adminGuard(auth: AuthService): onRequestAsyncHookHandler {
   return async (req) => {
     const token = bearerToken(req);
-    const sid = token === undefined ? undefined : auth.authenticate(token);
+    const sid = token === undefined ? undefined : await auth.authenticateShared(token);
     if (sid === undefined) {
       throw new AppError(
         'unauthorized',
@@ -32,7 +32,7 @@ export function adminGuard(auth: AuthService): onRequestAsyncHookHandler {
 export function optionalAdminGuard(auth: AuthService): onRequestAsyncHookHandler {
   return async (req) => {
     const token = bearerToken(req);
-    const sid = token === undefined ? undefined : auth.authenticate(token);
+    const sid = token === undefined ? undefined : await auth.authenticateShared(token);
     if (sid !== undefined) req.adminSessionId = sid;
   };
 }

@@ -1,5 +1,10 @@
 import type pg from 'pg';
-import type { DeviceKind, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
+import type {
+  AsyncBatchCommitter,
+  DeviceKind,
+  MetricsWrite,
+  MetricsWriteOutcome,
+} from '../ports.js';
 import { checkpointDelay } from '../sqlite/metrics-engine.js';
 import {
   HOST_COLUMNS,
@@ -48,7 +53,7 @@ interface RawRow {
  * promise resolves only after COMMIT returned: with PostgreSQL's default
  * `synchronous_commit = on` the batch is then on disk. Batches run one at a time per engine.
  */
-export class PgMetricsEngine {
+export class PgMetricsEngine implements AsyncBatchCommitter {
   readonly devices: PgDeviceRegistry;
   private readonly marks = new Map<number, CurrentMark | null>();
   private readonly knownIp = new Map<number, string>();
@@ -59,8 +64,17 @@ export class PgMetricsEngine {
     private readonly now: () => number,
     private readonly partitions: PartitionGuard,
     maxDevicesPerNode?: number,
+    /**
+     * Rewrite node_current with every current report, not every 30-45 s: several instances
+     * read each other's reports from it (docs/postgresql.md "Between instances").
+     */
+    private readonly currentEveryReport = false,
   ) {
     this.devices = new PgDeviceRegistry(maxDevicesPerNode);
+  }
+
+  get maxDevicesPerNode(): number {
+    return this.devices.maxPerNode;
   }
 
   /** Stores a batch in one transaction; outcomes in input order, after COMMIT. */
@@ -143,7 +157,11 @@ export class PgMetricsEngine {
         continue;
       }
       let storedAt = mark?.storedAt;
-      if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
+      if (
+        this.currentEveryReport ||
+        storedAt === undefined ||
+        e.receivedAt - storedAt >= checkpointDelay(e.nodeId)
+      ) {
         upserts.set(e.nodeId, { e, first: upserts.get(e.nodeId)?.first ?? e.receivedAt });
         storedAt = e.receivedAt;
       }

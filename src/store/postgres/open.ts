@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../schema.js';
 import type {
+  AlertsRepo,
   FrontRepo,
   HistoryPartitions,
   GroupsRepo,
@@ -23,15 +24,16 @@ import { createPool, redactUrl, type PoolOptions } from './pool.js';
 import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
+import { postgresAlertsRepo } from './alerts.js';
 import { postgresTrafficAdjustmentsRepo } from './traffic-adjustments.js';
 import { postgresTrafficRepo } from './traffic.js';
 import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
- * The parts of Dash's store that run on PostgreSQL so far. Alerts,
- * notification channels, history reads and rollups are SQLite-only for now, which is why
- * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
+ * The parts of Dash's store that run on PostgreSQL so far. History reads and rollups are
+ * SQLite-only for now, which is why `dash serve` refuses a PostgreSQL URL (see
+ * POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
  */
 export interface PostgresStore {
   readonly engine: 'postgres';
@@ -48,6 +50,7 @@ export interface PostgresStore {
   readonly uptime: UptimeRepo;
   readonly traffic: TrafficRepo;
   readonly trafficAdjustments: TrafficAdjustmentsRepo;
+  readonly alerts: AlertsRepo;
   readonly front: FrontRepo;
   readonly nodeStatic: NodeStaticRepo;
   ping(): Promise<void>;
@@ -106,6 +109,7 @@ export async function openPostgresStore(
     uptime: postgresUptimeRepo(pool, guard),
     traffic: postgresTrafficRepo(pool, guard),
     trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
+    alerts: postgresAlertsRepo(pool),
     front: frontRepo(db),
     nodeStatic: nodeStaticRepo(db),
     async ping() {

@@ -43,6 +43,15 @@ export function sessionsRepo(db: Kysely<Database>): SessionsRepo {
         .where('id', '=', id)
         .execute();
     },
+    async get(id, now) {
+      const row = await db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
     async delete(id) {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
     },

@@ -1,13 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AlertsRepo } from '../ports.js';
+import { GROUPS_SQL, SILENCES_SQL } from '../queries/alert-sql.js';
+import { toAckResult, toSilence, type SilenceDbRow } from '../queries/alert-rows.js';
 
 /** Silences, acknowledgement and the group list of the alerts repo (part of sqliteAlertsRepo). */
 export function sqliteAlertSilences(
   db: BetterSqlite3.Database,
 ): Pick<AlertsRepo, 'groups' | 'ackEvent' | 'silences' | 'createSilence' | 'deleteSilence'> {
-  const listGroups = db.prepare<[], { id: number; name: string }>(
-    'SELECT id, name FROM groups WHERE deleted_at IS NULL ORDER BY id',
-  );
+  const listGroups = db.prepare<[], { id: number; name: string }>(GROUPS_SQL);
   const ackEvent = db.prepare<
     [number, number],
     { node_id: number; rule_id: number; status: string }
@@ -20,17 +20,7 @@ export function sqliteAlertSilences(
     `SELECT e.node_id, e.rule_id, e.status FROM alert_events e
      JOIN nodes n ON n.id = e.node_id AND n.deleted_at IS NULL WHERE e.id = ?`,
   );
-  const listSilences = db.prepare<
-    [],
-    {
-      id: number;
-      scope: string;
-      target_id: number;
-      ends_at: number;
-      note: string;
-      created_at: number;
-    }
-  >('SELECT * FROM alert_silences ORDER BY ends_at DESC, id DESC');
+  const listSilences = db.prepare<[], SilenceDbRow>(SILENCES_SQL);
   const insertSilence = db.prepare(
     'INSERT INTO alert_silences (scope, target_id, ends_at, note, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -42,22 +32,10 @@ export function sqliteAlertSilences(
     },
     async ackEvent(id, now) {
       const row = ackEvent.get(now, id) ?? eventStatus.get(id);
-      if (!row) return undefined;
-      return {
-        nodeId: row.node_id,
-        ruleId: row.rule_id,
-        status: row.status === 'open' ? 'open' : 'closed',
-      };
+      return row === undefined ? undefined : toAckResult(row);
     },
     async silences() {
-      return listSilences.all().map((r) => ({
-        id: r.id,
-        scope: r.scope as 'node' | 'group' | 'rule',
-        targetId: r.target_id,
-        endsAt: r.ends_at,
-        note: r.note,
-        createdAt: r.created_at,
-      }));
+      return listSilences.all().map(toSilence);
     },
     async createSilence(w, now) {
       return Number(insertSilence.run(w.scope, w.targetId, w.endsAt, w.note, now).lastInsertRowid);

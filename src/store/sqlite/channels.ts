@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type {
-  ChannelBacklog,
   ChannelsRepo,
   ChannelWrite,
   DeliveryOutcome,
@@ -9,14 +8,17 @@ import type {
 } from '../ports.js';
 import { transitionKey } from '../channel-ports.js';
 import {
+  BACKLOG_SQL,
+  UNSENT,
+  toBacklog,
   toChannel,
+  toItem,
   toTransition,
+  type BacklogDbRow,
   type ChannelDbRow,
   type ItemDbRow,
   type PendingTransitionDb,
-} from './channel-rows.js';
-
-const UNSENT = `state IN ('pending', 'sending', 'retry', 'blocked', 'paused')`;
+} from '../queries/channel-rows.js';
 
 /** Channels and the delivery outbox on SQLite; every multi-row change is one transaction. */
 export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
@@ -24,23 +26,7 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
   const selectOne = db.prepare<[number], ChannelDbRow>(
     'SELECT * FROM notify_channels WHERE id = ?',
   );
-  const backlogRows = db.prepare<
-    [],
-    {
-      channel_id: number;
-      pending: number;
-      blocked: number;
-      next_retry: number | null;
-      next_probe: number | null;
-    }
-  >(
-    `SELECT channel_id,
-       SUM(CASE WHEN ${UNSENT} THEN 1 ELSE 0 END) AS pending,
-       SUM(CASE WHEN state = 'blocked' THEN 1 ELSE 0 END) AS blocked,
-       MIN(CASE WHEN state = 'retry' THEN next_at END) AS next_retry,
-       MIN(CASE WHEN state = 'blocked' THEN next_at END) AS next_probe
-     FROM notify_outbox WHERE ${UNSENT} GROUP BY channel_id`,
-  );
+  const backlogRows = db.prepare<[], BacklogDbRow>(BACKLOG_SQL);
   const insert = db.prepare(
     `INSERT INTO notify_channels (name, type, config_sealed, enabled, revision, created_at, updated_at)
      VALUES (?, ?, ?, ?, 1, ?, ?)`,
@@ -209,15 +195,6 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
       return rows.length;
     },
   );
-  const toItem = (row: ItemDbRow): OutboxItem => ({
-    id: row.id,
-    channelId: row.channel_id,
-    dedupeKey: row.dedupe_key,
-    payload: row.payload,
-    leasedFrom: row.state,
-    attempts: row.attempts,
-    probes: row.probes,
-  });
   const applyLease = db.transaction((now: number, until: number): OutboxItem | undefined => {
     const row = nextDue.get(now, now);
     if (row === undefined) return undefined;
@@ -309,16 +286,7 @@ export function sqliteChannelsRepo(db: BetterSqlite3.Database): ChannelsRepo {
       return r === undefined ? undefined : toChannel(r);
     },
     async backlog() {
-      const out = new Map<number, ChannelBacklog>();
-      for (const r of backlogRows.all()) {
-        out.set(r.channel_id, {
-          pending: r.pending,
-          blocked: r.blocked,
-          nextRetryAt: r.next_retry,
-          nextProbeAt: r.next_probe,
-        });
-      }
-      return out;
+      return toBacklog(backlogRows.all());
     },
     async create(w, now) {
       return Number(

@@ -8,6 +8,7 @@ import * as m0010 from './0010_traffic_adjustments.js';
 import * as m0011 from './0011_alerts_plus.js';
 import * as m0012 from './0012_cpu_time_history.js';
 import * as m0013 from './0013_history_blocks.js';
+import * as m0014 from './0014_rate_limits.js';
 
 /**
  * Ordered PostgreSQL migrations, with the same ids as SQLITE_MIGRATIONS (a test keeps the two
@@ -26,4 +27,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly strin
   { id: '0011_alerts_plus', up: m0011.up },
   { id: '0012_cpu_time_history', up: m0012.up },
   { id: '0013_history_blocks', up: m0013.up },
+  { id: '0014_rate_limits', up: m0014.up },
 ];

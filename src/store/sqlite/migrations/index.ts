@@ -9,6 +9,7 @@ import * as m0010 from './0010_traffic_adjustments.js';
 import * as m0011 from './0011_alerts_plus.js';
 import * as m0012 from './0012_cpu_time_history.js';
 import * as m0013 from './0013_history_blocks.js';
+import * as m0014 from './0014_rate_limits.js';
 
 /**
  * Ordered SQLite migrations. Each id is applied once, in one transaction, and recorded in
@@ -38,4 +39,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { id: '0011_alerts_plus', up: m0011.up },
   { id: '0012_cpu_time_history', up: m0012.up },
   { id: '0013_history_blocks', up: m0013.up, run: m0013.run },
+  { id: '0014_rate_limits', up: m0014.up },
 ];

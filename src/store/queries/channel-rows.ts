@@ -1,6 +1,12 @@
-import type { ChannelRow, OutboxState, PendingTransition } from '../ports.js';
+import type {
+  ChannelBacklog,
+  ChannelRow,
+  OutboxItem,
+  OutboxState,
+  PendingTransition,
+} from '../ports.js';
 
-/** Row shapes and mappers of the channel tables (used by sqliteChannelsRepo). */
+/** Channel and outbox rows as both engines store them (flags 1/0) and their port shapes. */
 export interface ChannelDbRow {
   id: number;
   name: string;
@@ -78,3 +84,45 @@ export const toTransition = (r: PendingTransitionDb): PendingTransition => ({
   effectiveThreshold: r.effective_threshold,
   why: r.why,
 });
+
+export const toItem = (row: ItemDbRow): OutboxItem => ({
+  id: row.id,
+  channelId: row.channel_id,
+  dedupeKey: row.dedupe_key,
+  payload: row.payload,
+  leasedFrom: row.state,
+  attempts: row.attempts,
+  probes: row.probes,
+});
+
+/** Unsent items: what a channel change pauses, wakes or discards, and what the backlog counts. */
+export const UNSENT = `state IN ('pending', 'sending', 'retry', 'blocked', 'paused')`;
+
+/** Per channel: unsent and blocked items, the next retry and the next probe (one SQL for both). */
+export const BACKLOG_SQL = `SELECT channel_id,
+       SUM(CASE WHEN ${UNSENT} THEN 1 ELSE 0 END) AS pending,
+       SUM(CASE WHEN state = 'blocked' THEN 1 ELSE 0 END) AS blocked,
+       MIN(CASE WHEN state = 'retry' THEN next_at END) AS next_retry,
+       MIN(CASE WHEN state = 'blocked' THEN next_at END) AS next_probe
+     FROM notify_outbox WHERE ${UNSENT} GROUP BY channel_id`;
+
+export interface BacklogDbRow {
+  channel_id: number;
+  pending: number;
+  blocked: number;
+  next_retry: number | null;
+  next_probe: number | null;
+}
+
+export function toBacklog(rows: readonly BacklogDbRow[]): Map<number, ChannelBacklog> {
+  const out = new Map<number, ChannelBacklog>();
+  for (const r of rows) {
+    out.set(r.channel_id, {
+      pending: r.pending,
+      blocked: r.blocked,
+      nextRetryAt: r.next_retry,
+      nextProbeAt: r.next_probe,
+    });
+  }
+  return out;
+}

@@ -1,6 +1,15 @@
-import type { AlertEventRow, AlertRuleRow, AlertRuleWrite, AlertWhy } from '../ports.js';
+import type {
+  AlertEventRow,
+  AlertNodeRef,
+  AlertOpenEventKey,
+  AlertRuleRow,
+  AlertRuleWrite,
+  AlertSettingsRow,
+  AlertSilenceRow,
+  AlertWhy,
+} from '../ports.js';
 
-/** Row shapes and mappers of the alert tables (used by sqliteAlertsRepo). */
+/** Alert rows as both engines store them (snake_case columns, flags 1/0) and their port shapes. */
 export interface RuleDbRow {
   id: number;
   name: string;
@@ -116,3 +125,102 @@ export function parseWhy(text: string | null): AlertWhy | null {
     return null;
   }
 }
+
+export interface SettingsDbRow {
+  enabled: number;
+  channel_ids: string;
+  repeat_max: number;
+  flap_threshold: number;
+  flap_window_min: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export const toSettings = (r: SettingsDbRow): AlertSettingsRow => ({
+  enabled: r.enabled === 1,
+  channelIds: JSON.parse(r.channel_ids) as number[],
+  repeatMax: r.repeat_max,
+  flapThreshold: r.flap_threshold,
+  flapWindowMin: r.flap_window_min,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface OpenKeyDbRow {
+  node_id: number;
+  rule_id: number;
+  rule_generation: number;
+  first_trigger_at: number;
+  last_trigger_at: number;
+  notified: number;
+  silenced: number;
+  flapping: number;
+  acked_at: number | null;
+  repeat_count: number;
+  last_notified_at: number | null;
+}
+
+export const toOpenKey = (e: OpenKeyDbRow): AlertOpenEventKey => ({
+  nodeId: e.node_id,
+  ruleId: e.rule_id,
+  generation: e.rule_generation,
+  firstTriggerAt: e.first_trigger_at,
+  lastTriggerAt: e.last_trigger_at,
+  notified: e.notified === 1,
+  silenced: e.silenced === 1,
+  flapping: e.flapping === 1,
+  ackedAt: e.acked_at,
+  repeatCount: e.repeat_count,
+  lastNotifiedAt: e.last_notified_at,
+});
+
+/** A live node with its live groups' ids joined by commas (null when it has none). */
+export interface NodeRefDbRow {
+  id: number;
+  name: string;
+  hostname: string;
+  ip: string | null;
+  groups: string | null;
+}
+
+export const toNodeRef = (n: NodeRefDbRow): AlertNodeRef => ({
+  id: n.id,
+  name: n.name,
+  hostname: n.hostname,
+  ip: n.ip,
+  groupIds: n.groups
+    ? n.groups
+        .split(',')
+        .map(Number)
+        .sort((a, b) => a - b)
+    : [],
+});
+
+export interface SilenceDbRow {
+  id: number;
+  scope: string;
+  target_id: number;
+  ends_at: number;
+  note: string;
+  created_at: number;
+}
+
+export const toSilence = (r: SilenceDbRow): AlertSilenceRow => ({
+  id: r.id,
+  scope: r.scope as AlertSilenceRow['scope'],
+  targetId: r.target_id,
+  endsAt: r.ends_at,
+  note: r.note,
+  createdAt: r.created_at,
+});
+
+/** What `ackEvent` answers, from the event's node, rule and status. */
+export const toAckResult = (r: {
+  node_id: number;
+  rule_id: number;
+  status: string;
+}): { nodeId: number; ruleId: number; status: 'open' | 'closed' } => ({
+  nodeId: r.node_id,
+  ruleId: r.rule_id,
+  status: r.status === 'open' ? 'open' : 'closed',
+});

@@ -1,0 +1,14 @@
+/**
+ * Rate-limit counters shared by Dash instances (as SQLite 0014): failed logins and unknown node
+ * secrets per client key and fixed window, counted with one upsert … RETURNING per failure so
+ * every instance adds to the same number.
+ */
+export const up = [
+  `CREATE TABLE rate_limit_hits (
+    scope text NOT NULL,
+    key text NOT NULL,
+    window_start bigint NOT NULL,
+    hits bigint NOT NULL,
+    PRIMARY KEY (scope, key, window_start)
+  )`,
+];

@@ -1,0 +1,196 @@
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
+
+/**
+ * The open-block log: an append-only file per ingest thread holding the records of reports not
+ * yet sealed into blocks (docs/ingest-disk-writes.md). Appends go to the end of the file and one
+ * fdatasync covers every append before it (group commit), so a batch costs the bytes of its
+ * records plus the one partly filled page at the tail, where a SQLite commit rewrites a page per
+ * node touched.
+ *
+ * Layout: a 24-byte header (magic, format version, shard, the seal boundary the file starts
+ * at), then records, each framed as u32 length, u32 CRC-32 of the payload, payload. A crash can
+ * leave a torn last record (short, or with a wrong checksum); opening drops it and everything
+ * after it. A record is only acknowledged after the fdatasync that follows its append, so a torn
+ * record was never acknowledged.
+ */
+
+const MAGIC = 0x474c4f44; // "DOLG"
+const VERSION = 1;
+export const HEADER_BYTES = 24;
+const FRAME_BYTES = 8;
+/** Far above any record; a larger length can only be a torn or foreign file. */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+export interface OpenLogHeader {
+  shard: number;
+  /** Seal boundary when the file was started: records before it were sealed elsewhere. */
+  from: number;
+}
+
+export function encodeHeader(h: OpenLogHeader): Buffer {
+  const b = Buffer.alloc(HEADER_BYTES);
+  b.writeUInt32LE(MAGIC, 0);
+  b.writeUInt32LE(VERSION, 4);
+  b.writeUInt32LE(h.shard, 8);
+  b.writeUInt32LE(0, 12);
+  b.writeDoubleLE(h.from, 16);
+  return b;
+}
+
+export function decodeHeader(b: Uint8Array): OpenLogHeader | undefined {
+  if (b.length < HEADER_BYTES) return undefined;
+  const buf = Buffer.from(b.buffer, b.byteOffset, HEADER_BYTES);
+  if (buf.readUInt32LE(0) !== MAGIC || buf.readUInt32LE(4) !== VERSION) return undefined;
+  return { shard: buf.readUInt32LE(8), from: buf.readDoubleLE(16) };
+}
+
+/** Frames payloads for one append: length, checksum, bytes, for each. */
+export function frameRecords(payloads: readonly Uint8Array[]): Buffer {
+  let size = 0;
+  for (const p of payloads) size += FRAME_BYTES + p.length;
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  for (const p of payloads) {
+    out.writeUInt32LE(p.length, pos);
+    out.writeUInt32LE(crc32(p), pos + 4);
+    out.set(p, pos + FRAME_BYTES);
+    pos += FRAME_BYTES + p.length;
+  }
+  return out;
+}
+
+export interface ScanResult {
+  /** Offsets (from the start of `bytes`) and payloads of every whole record, in order. */
+  records: Array<{ offset: number; payload: Uint8Array }>;
+  /** Where the whole records end: the first torn byte, or the end of `bytes`. */
+  end: number;
+}
+
+/** Whole records of `bytes` from `start`; stops at the first short or damaged record. */
+export function scanRecords(bytes: Uint8Array, start = 0): ScanResult {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: ScanResult['records'] = [];
+  let pos = start;
+  while (pos + FRAME_BYTES <= bytes.length) {
+    const len = view.getUint32(pos, true);
+    if (len === 0 || len > MAX_RECORD_BYTES || pos + FRAME_BYTES + len > bytes.length) break;
+    const payload = bytes.subarray(pos + FRAME_BYTES, pos + FRAME_BYTES + len);
+    if (crc32(payload) !== view.getUint32(pos + 4, true)) break;
+    records.push({ offset: pos, payload });
+    pos += FRAME_BYTES + len;
+  }
+  return { records, end: pos };
+}
+
+function readAll(fd: number): Buffer {
+  const size = fstatSync(fd).size;
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function syncDir(path: string): void {
+  const fd = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What a log held when it was opened: its header and the payloads of its whole records. */
+export interface Replayed {
+  header: OpenLogHeader;
+  payloads: Uint8Array[];
+  /** Bytes cut from the tail (a torn record from a crash). */
+  dropped: number;
+}
+
+/**
+ * One writer's log file. Opening an existing file replays it (whole records only) and cuts a
+ * torn tail, so later appends follow the last good record; a missing file is created with the
+ * header given.
+ */
+export class OpenLogFile {
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    private end: number,
+    readonly replayed: Replayed,
+  ) {}
+
+  static open(path: string, fresh: OpenLogHeader): OpenLogFile {
+    if (!existsSync(path)) {
+      const fd = openSync(path, 'wx+', 0o600);
+      writeSync(fd, encodeHeader(fresh), 0, HEADER_BYTES, 0);
+      fdatasyncSync(fd);
+      syncDir(path);
+      return new OpenLogFile(path, fd, HEADER_BYTES, { header: fresh, payloads: [], dropped: 0 });
+    }
+    const fd = openSync(path, 'r+');
+    try {
+      const bytes = readAll(fd);
+      const header = decodeHeader(bytes);
+      if (!header) throw new Error(`${path} is not a Dash open-block log`);
+      const { records, end } = scanRecords(bytes, HEADER_BYTES);
+      if (end < bytes.length) {
+        ftruncateSync(fd, end);
+        fdatasyncSync(fd);
+      }
+      return new OpenLogFile(path, fd, end, {
+        header,
+        payloads: records.map((r) => r.payload),
+        dropped: bytes.length - end,
+      });
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  get size(): number {
+    return this.end;
+  }
+
+  /** Writes framed records at the end; durable only after the next `sync`. */
+  append(payloads: readonly Uint8Array[]): void {
+    if (payloads.length === 0) return;
+    const buf = frameRecords(payloads);
+    let done = 0;
+    while (done < buf.length) {
+      done += writeSync(this.fd, buf, done, buf.length - done, this.end + done);
+    }
+    this.end += buf.length;
+  }
+
+  /** fdatasync on a libuv thread: every append made before the call is on disk when it ends. */
+  sync(done: (err: Error | null) => void): void {
+    fdatasync(this.fd, done);
+  }
+
+  syncNow(): void {
+    fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
