@@ -190,10 +190,13 @@ export function postgresHistoryReader(pool: pg.Pool): HistoryRepo {
 }
 
 /**
- * One host series of raw rows, scaled back. One row of two comma-joined lists rather than a row
- * per sample: a day of 3 s reports is ~29,000 rows, and decoding that many result rows costs
- * far more in the client than splitting one string. The integers print exactly, so the points
- * are the same as reading the rows.
+ * One host series of raw rows, scaled back, oldest first. One row of one comma-joined list
+ * (`at,value,at,value…`) rather than a row per sample: a day of 3 s reports is ~29,000 rows, and
+ * decoding that many result rows costs far more in the client than splitting one string. The
+ * integers print exactly, so the points are those of the rows. No ORDER BY: sorting in the
+ * aggregate costs the server more than checking here that the rows came in order (they do when
+ * read in insertion order) and sorting when not; (node_id, received_at) is the key, so the order
+ * is the same either way.
  */
 async function hostSeries(
   db: Queryable,
@@ -205,22 +208,24 @@ async function hostSeries(
   const column = HOST_COLUMNS[host];
   if (column === undefined) throw new Error(`no host column ${host}`);
   const scale = HOST_SCALES[host] ?? 1;
-  const res = await db.query<[string | null, string | null]>({
-    text: `SELECT string_agg(received_at::text, ',' ORDER BY received_at),
-                  string_agg(${column}::text, ',' ORDER BY received_at)
+  const res = await db.query<[string | null]>({
+    text: `SELECT string_agg(received_at::text || ',' || ${column}::text, ',')
              FROM metrics_raw WHERE node_id = $1 AND received_at >= $2 AND received_at < $3
                AND ${column} IS NOT NULL`,
     values: [nodeId, from, to],
     rowMode: 'array',
   });
-  const [ats, values] = res.rows[0] ?? [null, null];
-  if (ats === null || values === null) return [];
-  const atList = ats.split(',');
-  const valueList = values.split(',');
-  const out = new Array<{ at: number; value: number }>(atList.length);
-  for (let i = 0; i < atList.length; i++) {
-    out[i] = { at: Number(atList[i]), value: Number(valueList[i]) / scale };
+  const joined = res.rows[0]?.[0];
+  if (joined === null || joined === undefined) return [];
+  const parts = joined.split(',');
+  const out = new Array<{ at: number; value: number }>(parts.length / 2);
+  let sorted = true;
+  for (let i = 0, j = 0; j < parts.length; i++, j += 2) {
+    const at = Number(parts[j]);
+    out[i] = { at, value: Number(parts[j + 1]) / scale };
+    if (i > 0 && at < (out[i - 1] as { at: number }).at) sorted = false;
   }
+  if (!sorted) out.sort((x, y) => x.at - y.at);
   return out;
 }
 
