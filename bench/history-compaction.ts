@@ -41,7 +41,7 @@ function measure(everyMs: number) {
   drain(compactTask(store.raw, now));
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const compacted = size();
-  store.close();
+  void store.close();
   return {
     interval_s: everyMs / 1000,
     reports: sealed.points,
