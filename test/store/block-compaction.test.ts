@@ -6,7 +6,8 @@ import {
   SMALL_BLOCK_POINTS,
 } from '../../src/store/sqlite/block-compaction.js';
 import { deleteBlocksBefore } from '../../src/store/sqlite/history-budget.js';
-import { MAX_BLOCK_SPAN_MS, sealTask } from '../../src/store/sqlite/history-blocks.js';
+import { BlockView } from '../../src/store/history-blocks/block-codec.js';
+import { blockToRows, MAX_BLOCK_SPAN_MS, sealTask } from '../../src/store/sqlite/history-blocks.js';
 import { historySource } from '../../src/store/sqlite/history-source.js';
 import type { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import type { SqliteStore } from '../../src/store/sqlite/open.js';
@@ -60,6 +61,24 @@ function stored(node: number): Stored {
     .get(node) as Stored;
 }
 
+/**
+ * Every point of every block as migrate-data copies it to PostgreSQL (copy-from-sqlite.ts reads
+ * blocks with blockToRows), devices in a fixed order (their order within a report is not data).
+ */
+function blockPoints() {
+  const blobs = store.raw
+    .prepare('SELECT node_id, data FROM metrics_blocks ORDER BY node_id, t_start, id')
+    .raw()
+    .all() as Array<[number, Uint8Array]>;
+  return blobs.flatMap(([node, data]) =>
+    blockToRows(new BlockView(data)).map((r) => ({
+      node,
+      ...r,
+      devices: [...r.devices].sort((a, b) => a.kind - b.kind || a.id - b.id),
+    })),
+  );
+}
+
 /** The per-day accounting agrees with the blocks themselves. */
 function expectDaysAccountForBlocks(): void {
   const days = store.raw
@@ -87,6 +106,7 @@ describe('block compaction', () => {
     const countBefore = src.count(1, T0, T0 + 180 * MIN);
     const before = stored(1);
     const fast = stored(2);
+    const copied = blockPoints();
     expect(before).toMatchObject({ blocks: 36, points: 180 });
 
     const result = drain(compactTask(store.raw, now, 5 * MIN));
@@ -103,6 +123,7 @@ describe('block compaction', () => {
     expect(historySource(store.raw).count(1, T0, T0 + 180 * MIN)).toBe(countBefore);
     expect(historySource(store.raw).count(1, T0 + 10 * MIN, T0 + 70 * MIN)).toBe(60);
     expectDaysAccountForBlocks();
+    expect(blockPoints()).toEqual(copied);
     const spans = store.raw
       .prepare('SELECT max(t_end - t_start) FROM metrics_blocks')
       .pluck()
