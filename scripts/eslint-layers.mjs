@@ -49,6 +49,7 @@ export const LAYERS = {
   'app.ts': { may: ['http', 'http/static'], types: ['deps.ts'] },
   // Composition roots and commands: anything.
   'deps.ts': { may: ['*'] },
+  'deps-cluster.ts': { may: ['*'] },
   'main.ts': { may: ['*'] },
   cli: { may: ['*'] },
 };

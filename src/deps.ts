@@ -270,6 +270,11 @@ export async function createDeps(
     retentionDays: config.trafficRetentionDays,
     reportEvents,
     nodeEvents,
+    // On the ingest writer thread where there is one (never the in-memory inline backend's).
+    storeBatch:
+      ingestMode === 'worker' && ingestBackend.applyTraffic
+        ? (batch) => ingestBackend.applyTraffic!(batch)
+        : undefined,
   });
   scheduler.add(trafficCollectJob(traffic.collector));
   scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));

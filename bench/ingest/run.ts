@@ -2,7 +2,9 @@
  * Ingest benchmark: simulated nodes post realistic reports to a running Dash over loopback.
  * In the same run, a bare node:http server that only reads and JSON.parses the same bodies is
  * measured as the baseline. Prints reports/s, p50/p99 latency, the ratio to the baseline,
- * server RSS and stored bytes per report.
+ * server RSS and stored bytes per report, then each target of issue 21 with its measured value,
+ * its ratio to the baseline where it has one, and PASS/MISS. The load average is printed at the
+ * start and the end: the machine may be shared, so compare ratios of the same run.
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
  *   npm run bench:ingest -- --gzip     every body gzip-encoded (Content-Encoding: gzip)
@@ -12,13 +14,15 @@
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
 import { sealAll } from '../../src/store/sqlite/history-blocks.js';
+import { agentReport } from '../../test/support/agent-payloads.js';
+import { printTargets } from './targets.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -113,7 +117,8 @@ function cpuPerReport(before: Map<string, number>, after: Map<string, number>, r
     .filter(([, us]) => us >= 1)
     .sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((n, [, us]) => n + us, 0);
-  return `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
+  const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
+  return { total, text };
 }
 
 /** Runs a load phase in the generator process while sampling the server's RSS. */
@@ -137,15 +142,15 @@ async function load(
   }
 }
 
-async function waitForHttp(port: number, path: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+async function waitForHttp(port: number, path: string, pollMs = 100): Promise<void> {
+  for (let i = 0; i < 20_000 / pollMs; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.status < 500) return;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`server on ${port} did not start`);
 }
@@ -212,12 +217,73 @@ function line(label: string, r: LoadResult & { rssMaxMb?: number }): string {
   );
 }
 
+const load1 = () => fmt(loadavg()[0]!, 2);
+
+/** Dash from the build on `home`, listening on loopback; its stdout is hidden unless asked for. */
+function spawnDash(home: string, port: number, nodeFlags: string[]): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, join(root, 'dist/main.js'), 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DASH_HOME: home,
+      DASH_LISTEN: `127.0.0.1:${port}`,
+      DASH_LOG_LEVEL: 'warn',
+      DASH_ADMIN_PASSWORD: 'bench-password-1',
+      // Every simulated node connects from loopback: no per-address connection cap.
+      DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    },
+    stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+  });
+}
+
+async function stopDash(dash: ChildProcess, graceful: boolean): Promise<void> {
+  if (dash.exitCode !== null || dash.signalCode !== null) return;
+  const exited = new Promise((r) => dash.once('exit', r));
+  // A profiled server must exit on its own to write its profiles.
+  dash.kill(graceful ? 'SIGTERM' : 'SIGKILL');
+  await exited;
+}
+
+/**
+ * Time from spawning Dash on an existing home to serving: the API answers and a node's report
+ * is stored (the ingest threads are up and the front state is loaded).
+ */
+async function measureStartup(
+  home: string,
+  secret: string,
+): Promise<{ api: number; ingest: number }> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const dash = spawnDash(home, port, []);
+  try {
+    await waitForHttp(port, '/api/version', 10);
+    const api = (performance.now() - t0) / 1000;
+    const body = JSON.stringify(agentReport({ seq: 1000 }));
+    for (;;) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/node/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-node-secret': secret },
+        body,
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+      if (performance.now() - t0 > 60_000)
+        throw new Error(`startup: report answered ${res.status}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return { api, ingest: (performance.now() - t0) / 1000 };
+  } finally {
+    await stopDash(dash, false);
+  }
+}
+
 async function main(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'dash-bench-'));
   const dbPath = join(home, 'dash.db');
   const started = performance.now();
+  const loadAtStart = load1();
   console.log(
-    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}`,
+    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; load average ${loadAtStart}`,
   );
   // Measure what ships: the compiled build, not the TypeScript sources through a loader.
   const build = spawnSync(
@@ -229,6 +295,7 @@ async function main(): Promise<void> {
   const secrets = await seedNodes(home, NODES);
   const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
   const children: ChildProcess[] = [gen];
+  let dash: ChildProcess | undefined;
   try {
     // Baseline: bare node:http + JSON.parse, same bodies, same client, same machine.
     const base = fork(join(root, 'bench/ingest/baseline-server.ts'), ['0'], { execArgv: TSX });
@@ -246,7 +313,8 @@ async function main(): Promise<void> {
       seconds: SAT_SECONDS,
       connections: CONNECTIONS,
     });
-    const baseCpu = `server ${cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok)}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok)}`;
+    const baseCpuServer = cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok);
+    const baseCpu = `server ${baseCpuServer.text}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok).text}`;
     // The same open loop against the baseline: what the generator and loopback add to latency.
     const baseOpen = await load(gen, base.pid!, {
       port: basePort,
@@ -263,25 +331,11 @@ async function main(): Promise<void> {
     const port = await freePort();
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
     const extra = process.env.BENCH_DASH_FLAGS ? process.env.BENCH_DASH_FLAGS.split(' ') : [];
-    const dash = spawn(
-      process.execPath,
-      [...profile, ...extra, join(root, 'dist/main.js'), 'serve'],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          DASH_HOME: home,
-          DASH_LISTEN: `127.0.0.1:${port}`,
-          DASH_LOG_LEVEL: 'warn',
-          DASH_ADMIN_PASSWORD: 'bench-password-1',
-          // Every simulated node connects from loopback: no per-address connection cap.
-          DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
-        },
-        stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
-      },
-    );
+    const spawnedAt = performance.now();
+    dash = spawnDash(home, port, [...profile, ...extra]);
     children.push(dash);
-    await waitForHttp(port, '/api/version');
+    await waitForHttp(port, '/api/version', 10);
+    const coldStart = (performance.now() - spawnedAt) / 1000;
     const pid = dash.pid!;
     const common = {
       port,
@@ -293,7 +347,9 @@ async function main(): Promise<void> {
 
     const warm = await load(gen, pid, { ...common, mode: 'once' });
     const before = storedBytes(dbPath);
-    const writtenBeforeOpen = threadWritten(pid);
+    const cpuBeforeOpen = threadCpu(pid);
+    const writtenBeforeOpen = writtenBytes(pid);
+    const threadsBeforeOpen = threadWritten(pid);
     const open = await load(gen, pid, {
       ...common,
       mode: 'open',
@@ -301,8 +357,10 @@ async function main(): Promise<void> {
       seconds: OPEN_SECONDS,
       connections: 256,
     });
+    const openWritten = (writtenBytes(pid) - writtenBeforeOpen) / Math.max(1, open.ok);
+    const openCpu = cpuPerReport(cpuBeforeOpen, threadCpu(pid), open.ok);
     const afterOpen = storedBytes(dbPath);
-    const openWritten = writtenPerReport(writtenBeforeOpen, threadWritten(pid), open.ok);
+    const openThreads = writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
     const cpuBeforeSat = threadCpu(pid);
     const genBeforeSat = threadCpu(gen.pid!);
     const writtenBeforeSat = writtenBytes(pid);
@@ -310,7 +368,8 @@ async function main(): Promise<void> {
     const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
     const satWritten = (writtenBytes(pid) - writtenBeforeSat) / Math.max(1, sat.ok);
     const satThreads = writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
-    const satCpu = `server ${cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok)}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok)}`;
+    const satCpuServer = cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok);
+    const satCpu = `server ${satCpuServer.text}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok).text}`;
     const rows = (
       new BetterSqlite3(dbPath, { readonly: true })
         .prepare('SELECT count(*) AS n FROM metrics_raw')
@@ -327,23 +386,17 @@ async function main(): Promise<void> {
     console.log(line(`dash open loop ${RATE}/s`, open));
     console.log(line('dash saturation', sat));
     console.log('');
-    console.log(
-      `saturation ratio dash / baseline: ${fmt(sat.perSecond / baseSat.perSecond, 2)}  (target ≥ 0.5)`,
-    );
     console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
     console.log(`CPU per report, baseline: ${baseCpu}`);
+    console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
     console.log(`CPU per report, dash saturation: ${satCpu}`);
-    console.log(`disk writes per report, dash saturation: ${fmt(satWritten / 1024, 1)} KiB`);
-    // By thread: the ingest threads write history and projections (and run most checkpoints);
-    // the main thread writes traffic counters, alerts and sessions.
+    console.log(
+      `disk writes per report: open loop ${fmt(openWritten / 1024, 2)} KiB, saturation ${fmt(satWritten / 1024, 2)} KiB`,
+    );
+    // By thread: the ingest threads write history, projections and traffic counters (and run
+    // most checkpoints); the main thread writes alerts and sessions.
+    console.log(`  by thread, open loop: ${openThreads}`);
     console.log(`  by thread, saturation: ${satThreads}`);
-    console.log(`disk writes per report, dash open loop ${RATE}/s: ${openWritten}`);
-    console.log(
-      `open loop ${RATE}/s: p99 ${fmt(open.p99, 2)} ms (target < 20), errors ${open.sent - open.ok} (target 0)`,
-    );
-    console.log(
-      `server RSS with ${NODES} nodes reporting: max ${fmt(Math.max(open.rssMaxMb, sat.rssMaxMb))} MB (target < 250)`,
-    );
     console.log(
       `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
     );
@@ -365,21 +418,43 @@ async function main(): Promise<void> {
         .map(([k, v]) => `${k} ${fmt(v / rows, 1)}`)
         .join(', ')}`,
     );
+    await stopDash(dash, Boolean(args.profile));
     // Raw history as it stays on disk: seal the run's raw rows into blocks (as the rollup job
     // does every history_seal_interval) on the stopped server's database.
-    dash.kill('SIGKILL');
-    await new Promise((r) => dash.once('exit', r));
     const sealed = sealedBytes(dbPath);
     console.log(
       `stored raw history per report once sealed into blocks: ${fmt(sealed.bytes / Math.max(1, sealed.points), 1)} bytes ` +
         `over ${fmt(sealed.points)} reports in ${fmt(sealed.blocks)} blocks (target ≤ 60, stretch ≤ 30); ` +
         `sealing took ${fmt(sealed.ms)} ms`,
     );
+    // A restart on the run's database: every node has a current projection and history.
+    const restart = await measureStartup(home, secrets[0]!);
+    console.log(
+      `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
+        `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report`,
+    );
+    const loadAtEnd = load1();
+    console.log('');
+    printTargets({
+      loadAverage: `${loadAtStart} at start, ${loadAtEnd} at end`,
+      baseOpenP99: baseOpen.p99,
+      openP99: open.p99,
+      worstSecondP99: Math.max(0, ...open.p99BySecond),
+      openErrors: open.sent - open.ok,
+      rssMb: open.rssMaxMb,
+      satRssMb: sat.rssMaxMb,
+      cpuUs: satCpuServer.total,
+      baseCpuUs: baseCpuServer.total,
+      diskKiB: openWritten / 1024,
+      satPerSecond: sat.perSecond,
+      baseSatPerSecond: baseSat.perSecond,
+      startupSeconds: restart.ingest,
+      nodes: NODES,
+      rate: RATE,
+    });
     console.log(`benchmark took ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
-    // A profiled server must exit on its own to write its profiles.
-    if (args.profile) children.at(-1)?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, args.profile ? 3000 : 0));
+    if (dash) await stopDash(dash, Boolean(args.profile));
     for (const c of children) c.kill('SIGKILL');
     if (!args.keep) rmSync(home, { recursive: true, force: true });
     else console.log(`kept ${home}`);

@@ -322,8 +322,9 @@ export interface HistoryStorageFacts {
   rawBytes: number;
   rawPoints: number;
   rawOldestAt: number | undefined;
-  /** Reports not yet sealed (the open block). */
+  /** Reports not yet sealed (the open block) and the bytes they take. */
   openRows: number;
+  openBytes: number;
   /** Bytes of raw history sealed per UTC day, oldest first (day = epoch ms of its start). */
   days: Array<{ day: number; bytes: number; points: number }>;
   /** The raw cutoff the size budget imposed at the last retention run, and whether over. */

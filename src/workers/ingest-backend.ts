@@ -36,6 +36,7 @@ export function inlineIngestBackend(
     rollup: (at, sealMs) => host.runner.handle({ type: 'rollup', now: at, sealMs }),
     retention: (at, days, maxBytes) =>
       host.runner.handle({ type: 'retention', now: at, rawRetentionDays: days, maxBytes }),
+    applyTraffic: (batch) => host.runner.handle({ type: 'traffic', batch }),
     async drain() {
       if (queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
@@ -85,6 +86,7 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
     setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
     rollup: (at, sealMs) => first.rollup(at, sealMs),
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
+    applyTraffic: first.applyTraffic && ((batch) => first.applyTraffic!(batch)),
     async drain() {
       await Promise.all(shards.map((s) => s.drain()));
     },

@@ -155,6 +155,7 @@ export function startIngestWorker(
     rollup: (now, sealMs) => task<RollupRunResult>({ type: 'rollup', now, sealMs }),
     retention: (now, rawRetentionDays, maxBytes) =>
       task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
+    applyTraffic: (batch) => task<void>({ type: 'traffic', batch }),
     async drain() {
       if (reports.size === 0 && queue.length === 0) return;
       await new Promise<void>((resolve) => idle.push(resolve));

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type pg from 'pg';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
@@ -16,7 +19,15 @@ import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../suppor
 /** The ports both engines implement so far. */
 export type EngineStore = Pick<
   Store,
-  'engine' | 'settings' | 'nodes' | 'groups' | 'sessions' | 'uptime' | 'alerts' | 'close'
+  | 'engine'
+  | 'settings'
+  | 'nodes'
+  | 'groups'
+  | 'sessions'
+  | 'uptime'
+  | 'alerts'
+  | 'channels'
+  | 'close'
 > & {
   front: FrontRepo;
   nodeStatic: NodeStaticRepo;
@@ -37,16 +48,23 @@ export async function readRows<T>(store: EngineStore, sql: string): Promise<T[]>
 export interface Engine {
   name: 'sqlite' | 'postgres';
   open: () => Promise<EngineStore>;
+  /**
+   * A store plus a way to open more on the same data: a second Dash instance, or the same one
+   * after a restart (SQLite: a file; PostgreSQL: the shared schema, not emptied again).
+   */
+  openShared: () => Promise<{ store: EngineStore; another: () => Promise<EngineStore> }>;
 }
+
+const withQueries = (store: SqliteStore) =>
+  Object.assign(store, { front: frontRepo(store.db), nodeStatic: nodeStaticRepo(store.db) });
 
 const sqlite: Engine = {
   name: 'sqlite',
-  open: async () => {
-    const store = openSqliteStore(':memory:', 0);
-    return Object.assign(store, {
-      front: frontRepo(store.db),
-      nodeStatic: nodeStaticRepo(store.db),
-    });
+  open: async () => withQueries(openSqliteStore(':memory:', 0)),
+  openShared: async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dash-engine-')), 'dash.db');
+    const another = async () => withQueries(openSqliteStore(path, 0));
+    return { store: await another(), another };
   },
 };
 
@@ -88,7 +106,15 @@ export async function openSharedPostgres(now = 0): Promise<PostgresStore> {
   return store;
 }
 
-const postgres: Engine = { name: 'postgres', open: () => openSharedPostgres() };
+const postgres: Engine = {
+  name: 'postgres',
+  open: () => openSharedPostgres(),
+  openShared: async () => {
+    const store = await openSharedPostgres();
+    const { url } = await shared!;
+    return { store, another: () => openPostgresStore(url, 0, { max: 2 }) };
+  },
+};
 
 const unavailable = await postgresUnavailable();
 if (unavailable !== undefined) warnPostgresSkipped(unavailable);

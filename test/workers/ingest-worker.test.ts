@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, tempHome, type TestApp } from '../support/build-app.js';
 import { seedNode } from '../support/seed-nodes.js';
 import { agentReport } from '../support/agent-payloads.js';
@@ -117,5 +117,34 @@ describe('ingest on the worker thread', () => {
     expect(rollup.watermark15m).toBeGreaterThan(0);
     const retention = await t.deps.ingestBackend.retention(now + 30 * 86_400_000, 8);
     expect(retention.raw).toBe(40);
+  });
+
+  it('stores traffic counters through the worker, off the HTTP thread', async () => {
+    const n = seedNode(t.deps, { name: 'traffic-node' });
+    const viaWorker = vi.spyOn(t.deps.ingestBackend, 'applyTraffic');
+    const rows = (nodeId?: number) =>
+      (
+        t.deps.store.raw
+          .prepare('SELECT count(*) AS n FROM traffic_counter WHERE node_id = coalesce(?, node_id)')
+          .get(nodeId ?? null) as { n: number }
+      ).n;
+    const before = rows();
+    for (let seq = 0; seq < 3; seq++) {
+      t.clock.advance(3000);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/node/metrics',
+        headers: { 'content-type': 'application/json', 'x-node-secret': n.secret },
+        payload: JSON.stringify(agentReport({ seq })),
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const stored = await t.deps.traffic.collector.flush();
+    expect(stored).toBeGreaterThan(0);
+    expect(viaWorker).toHaveBeenCalled();
+    // Committed on the worker's connection, visible on the HTTP thread's own.
+    expect(rows() - before).toBe(stored);
+    expect(rows(n.id)).toBeGreaterThan(0);
+    viaWorker.mockRestore();
   });
 });

@@ -66,6 +66,8 @@ export interface AlertsServiceOptions {
    * transitions (it calls `start` again when it takes over); the others only serve the API.
    */
   evaluates?: () => boolean;
+  /** Told after the admin API changed rules, mounts, silences, settings or acknowledgements. */
+  onChanged?: () => void;
 }
 
 export const MAX_SETTINGS_CHANNELS = 100;
@@ -136,6 +138,18 @@ export class AlertsService {
     await this.flush();
   }
 
+  /**
+   * Several instances: follows what another instance's admin API stored (rules, mounts,
+   * silences, settings, acknowledgements), keeping the running state machine.
+   */
+  async followStored(): Promise<void> {
+    this.policy.settings = notifySettings(await this.settings());
+    await this.loadSilences();
+    for (const e of await this.opts.repo.openEvents())
+      if (e.ackedAt !== null) this.policy.ack(e.nodeId, e.ruleId);
+    await this.reload('rule_deleted');
+  }
+
   // ---- acknowledgement and silences ----------------------------------------------------------
 
   /** Acknowledges an open event: it stays open and its repeat notifications stop. */
@@ -145,6 +159,7 @@ export class AlertsService {
     if (!row) throw new AppError('not_found');
     if (row.status !== 'open') throw new AppError('alert_event_closed');
     this.policy.ack(row.nodeId, row.ruleId);
+    this.opts.onChanged?.();
   }
 
   async silences(): Promise<SilenceView[]> {
@@ -173,12 +188,14 @@ export class AlertsService {
     const write = parseSilence(input, now, (scope, id) => live[scope].has(id));
     const id = await this.opts.repo.createSilence(write, now);
     await this.loadSilences();
+    this.opts.onChanged?.();
     return id;
   }
 
   async deleteSilence(id: number): Promise<void> {
     if (!(await this.opts.repo.deleteSilence(id))) throw new AppError('not_found');
     await this.loadSilences();
+    this.opts.onChanged?.();
   }
 
   /** Resolves once every transition so far is committed. */
@@ -201,6 +218,7 @@ export class AlertsService {
     const fields = newRuleFields(input);
     await this.opts.repo.createRule(fields, this.opts.clock.now());
     await this.reload('rule_deleted');
+    this.opts.onChanged?.();
   }
 
   async updateRule(id: number, input: RuleInput): Promise<void> {
@@ -217,6 +235,7 @@ export class AlertsService {
     const newGeneration = !before || CONDITION_FIELDS.some((k) => merged[k] !== before[k]);
     await this.opts.repo.updateRule(id, merged, newGeneration, this.opts.clock.now());
     await this.reload('rule_deleted');
+    this.opts.onChanged?.();
   }
 
   async deleteRule(id: number): Promise<void> {
@@ -224,6 +243,7 @@ export class AlertsService {
     if (!(await this.opts.repo.deleteRule(id, this.opts.clock.now())))
       throw new AppError('not_found');
     await this.reload('rule_deleted');
+    this.opts.onChanged?.();
   }
 
   // ---- mounts --------------------------------------------------------------------------------
@@ -291,6 +311,7 @@ export class AlertsService {
       throw new AppError('invalid_fields', 'unknown server id');
     await this.opts.repo.setMounts(rules, nodes, mounted);
     await this.reload('rule_deleted');
+    this.opts.onChanged?.();
   }
 
   // ---- settings ------------------------------------------------------------------------------
@@ -324,6 +345,7 @@ export class AlertsService {
     const write = { enabled, channelIds: [...channelIds], repeatMax, flapThreshold, flapWindowMin };
     await this.opts.repo.putSettings(write, this.opts.clock.now());
     this.policy.settings = notifySettings(write);
+    this.opts.onChanged?.();
   }
 
   // ---- events --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ export interface StorageView {
     points: number;
     bytesPerReport: number | undefined;
     openRows: number;
+    openBytes: number;
     oldestAt: number | undefined;
   };
   /** Raw history sealed per day, averaged over the last complete days; undefined before one. */
@@ -62,6 +63,7 @@ export class StorageService {
         points: f.rawPoints,
         bytesPerReport: f.rawPoints > 0 ? f.rawBytes / f.rawPoints : undefined,
         openRows: f.openRows,
+        openBytes: f.openBytes,
         oldestAt: f.rawOldestAt,
       },
       growthBytesPerDay: growth,

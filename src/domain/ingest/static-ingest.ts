@@ -10,6 +10,8 @@ export interface StaticIngestDeps {
   clock: Clock;
   repo: NodeStaticRepo;
   front: FrontState;
+  /** Told after a node's static facts changed (several instances: the others re-read it). */
+  onStored?: (nodeId: number) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export class StaticIngest {
     );
     if (!saved) throw new AppError('unauthorized', 'the node no longer exists');
     await this.d.front.refreshNode(nodeId);
+    this.d.onStored?.(nodeId);
   }
 
   private async store<T>(op: () => Promise<T>): Promise<T> {

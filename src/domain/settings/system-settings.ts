@@ -109,6 +109,7 @@ function normalise(field: keyof SystemSettings, v: unknown): SystemSettings[keyo
  */
 export class SystemSettingsService {
   private cache: SystemSettings | undefined;
+  private readonly saved: Array<() => void> = [];
 
   constructor(
     private readonly repo: SettingsRepo,
@@ -125,6 +126,16 @@ export class SystemSettingsService {
     }
     this.cache = out as unknown as SystemSettings;
     return this.cache;
+  }
+
+  /** Told after every stored change (several instances: the others drop their copy). */
+  onSaved(listener: () => void): void {
+    this.saved.push(listener);
+  }
+
+  /** Drops the copy held here; the next read comes from the store (changed elsewhere). */
+  forget(): void {
+    this.cache = undefined;
   }
 
   async patch(body: Record<string, unknown>): Promise<void> {
@@ -164,5 +175,6 @@ export class SystemSettingsService {
       this.clock.now(),
     );
     this.cache = result;
+    for (const listener of this.saved) listener();
   }
 }

@@ -21,7 +21,18 @@ export interface QueuedReport {
  * database must not grow the queue without bound. */
 export const QUEUE_LIMIT = 200_000;
 
+/**
+ * Reports stored per transaction. A flush runs on the HTTP thread: it yields between chunks so
+ * a fleet's ten seconds of counters never hold the event loop (and every report waiting on it)
+ * for more than a few milliseconds at a time.
+ */
+export const FLUSH_CHUNK = 250;
+
+/** A queue this long is flushed without waiting for the job, so it stays young (see enqueue). */
+export const EARLY_FLUSH_AT = 2_000;
+
 const key = (nodeId: number, iface: string) => `${nodeId}\u0000${iface}`;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Stores per-interface counters and materialises 5-minute facts and Lite accumulators from
@@ -35,11 +46,19 @@ export class TrafficCollector {
   private cursors: Map<string, TrafficIfaceRow> | undefined;
   /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
   private turn: Promise<unknown> = Promise.resolve();
+  private flushing = false;
+  /**
+   * Cycle windows met so far per node, for the cycle they were computed from: a window lasts a
+   * month, and computing one (time zone arithmetic) costs more than the rest of a sample.
+   */
+  private readonly windows = new Map<number, { cycle: NodeCycle; list: CycleWindow[] }>();
 
   constructor(
     private readonly repo: TrafficRepo,
     private readonly cycleOf: (nodeId: number) => Promise<NodeCycle | undefined>,
     private readonly log: Logger,
+    /** Writes a chunk in one transaction (by default through the repository). */
+    private readonly storeBatch: (batch: TrafficBatch) => Promise<void> = (b) => repo.apply(b),
   ) {}
 
   enqueue(report: QueuedReport): void {
@@ -49,6 +68,18 @@ export class TrafficCollector {
       this.dropped++;
     }
     this.queue.push(report);
+    // Reports queued for the whole job interval outlive the young generation and are promoted,
+    // so at fleet scale the old generation would fill with them between flushes: flush early.
+    if (this.queue.length >= EARLY_FLUSH_AT && !this.flushing) {
+      this.flushing = true;
+      this.flush().then(
+        () => (this.flushing = false),
+        (err: unknown) => {
+          this.flushing = false;
+          this.log.error({ err }, 'traffic counters could not be stored; kept for the next run');
+        },
+      );
+    }
   }
 
   get pending(): number {
@@ -122,9 +153,35 @@ export class TrafficCollector {
     });
   }
 
+  /**
+   * Forgets each interface's last stored sample (read again at the next flush): another
+   * instance collected meanwhile (several instances: this one just took over collection).
+   */
+  resetCursors(): Promise<void> {
+    return this.inTurn(async () => {
+      this.cursors = undefined;
+    });
+  }
+
   /** Writes every queued report; returns how many samples were stored. */
   flush(): Promise<number> {
     return this.inTurn(() => this.flushNow());
+  }
+
+  private windowsOf(nodeId: number, cycle: NodeCycle): (at: number) => CycleWindow {
+    let cached = this.windows.get(nodeId);
+    if (cached?.cycle !== cycle) {
+      cached = { cycle, list: [] };
+      this.windows.set(nodeId, cached);
+    }
+    const list = cached.list;
+    return (at: number) => {
+      const hit = list.find((w) => w.start <= at && at < w.end);
+      if (hit) return hit;
+      const w = cycleAt(cycle, at);
+      list.push(w);
+      return w;
+    };
   }
 
   private async flushNow(): Promise<number> {
@@ -132,9 +189,28 @@ export class TrafficCollector {
       this.log.warn({ dropped: this.dropped }, 'traffic queue overflowed; samples dropped');
       this.dropped = 0;
     }
-    if (this.queue.length === 0) return 0;
-    const reports = this.queue;
-    this.queue = [];
+    let stored = 0;
+    // What was queued when the flush began: reports arriving meanwhile wait for the next one,
+    // so a flush ends under steady load.
+    let left = this.queue.length;
+    while (left > 0) {
+      const reports = this.queue.splice(0, Math.min(left, FLUSH_CHUNK));
+      left -= reports.length;
+      try {
+        stored += await this.store(reports);
+      } catch (err) {
+        // The transaction rolled back: reload cursors from the store and keep the samples.
+        this.cursors = undefined;
+        this.queue = reports.concat(this.queue);
+        throw err;
+      }
+      if (left > 0) await nextTurn();
+    }
+    return stored;
+  }
+
+  /** Stores one chunk of reports in one transaction; returns how many samples it held. */
+  private async store(reports: QueuedReport[]): Promise<number> {
     if (!this.cursors) {
       this.cursors = new Map(
         (await this.repo.ifaceStates()).map((r) => [key(r.nodeId, r.iface), r]),
@@ -145,19 +221,10 @@ export class TrafficCollector {
     const facts = new Map<string, TrafficFactRow & { nodeId: number; iface: string }>();
     const usage = new Map<string, TrafficUsageRow & { nodeId: number; iface: string }>();
     const touched = new Map<string, TrafficIfaceRow>();
-    const cycles = new Map<number, NodeCycle | undefined>();
     for (const r of reports) {
-      if (!cycles.has(r.nodeId)) cycles.set(r.nodeId, await this.cycleOf(r.nodeId));
-      const cycle = cycles.get(r.nodeId);
+      const cycle = await this.cycleOf(r.nodeId);
       if (!cycle) continue; // deleted meanwhile
-      const windows: CycleWindow[] = [];
-      const windowOf = (at: number) => {
-        const hit = windows.find((w) => w.start <= at && at < w.end);
-        if (hit) return hit;
-        const w = cycleAt(cycle, at);
-        windows.push(w);
-        return w;
-      };
+      const windowOf = this.windowsOf(r.nodeId, cycle);
       for (const i of r.ifaces) {
         const k = key(r.nodeId, i.name);
         const prev = cursors.get(k);
@@ -205,14 +272,7 @@ export class TrafficCollector {
     batch.ifaces = [...touched.values()];
     batch.facts = [...facts.values()];
     batch.usage = [...usage.values()];
-    try {
-      await this.repo.apply(batch);
-    } catch (err) {
-      // The transaction rolled back: reload cursors from the store and keep the samples.
-      this.cursors = undefined;
-      this.queue = reports.concat(this.queue);
-      throw err;
-    }
+    await this.storeBatch(batch);
     return batch.counters.length;
   }
 }

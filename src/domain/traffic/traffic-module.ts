@@ -1,6 +1,11 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { NodesRepo, TrafficAdjustmentsRepo, TrafficRepo } from '../../store/ports.js';
+import type {
+  NodesRepo,
+  TrafficAdjustmentsRepo,
+  TrafficBatch,
+  TrafficRepo,
+} from '../../store/ports.js';
 import type { AcceptedReport, ReportEvents } from '../ingest/report-events.js';
 import type { NodeEvents } from '../nodes/node-events.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
@@ -49,12 +54,23 @@ export function createTraffic(d: {
   retentionDays: number;
   reportEvents: ReportEvents;
   nodeEvents: NodeEvents;
+  /**
+   * Several instances: only the one leading collection queues counters (it is handed the
+   * reports other instances accepted too); the others leave them to it.
+   */
+  collects?: () => boolean;
+  /**
+   * Where the collector's batches are written, when not through `traffic` on this thread
+   * (the ingest writer thread, which keeps the statements off the HTTP thread).
+   */
+  storeBatch?: (batch: TrafficBatch) => Promise<void>;
 }): Traffic {
   const retentionMs = d.retentionDays * DAY_MS;
   const cycles = new NodeCycles(d.nodes, d.appZone);
-  const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log);
+  const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log, d.storeBatch);
   // Only queue the counters here: this runs on the HTTP thread of the ingest path.
   d.reportEvents.onAccepted((event) => {
+    if (d.collects?.() === false) return;
     collector.enqueue({
       nodeId: event.nodeId,
       receivedAt: event.receivedAt,

@@ -11,7 +11,9 @@ export const StorageStatusSchema = Type.Object({
     bytes: Type.Number(),
     points: Type.Number(),
     bytes_per_report: Nullable(Type.Number()),
+    /** Reports not yet sealed into blocks, and the bytes they take; not in bytes/points. */
     open_rows: Type.Number(),
+    open_bytes: Type.Number(),
     oldest_at: Time,
   }),
   growth_bytes_per_day: Nullable(Type.Number()),

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Database } from '../schema.js';
 import type {
   AlertsRepo,
+  ChannelsRepo,
   FrontRepo,
   HistoryPartitions,
   GroupsRepo,
@@ -25,6 +26,7 @@ import { migratePostgres } from './migrate.js';
 import { PartitionGuard } from './partition-guard.js';
 import { postgresUptimeRepo } from './uptime.js';
 import { postgresAlertsRepo } from './alerts.js';
+import { postgresChannelsRepo } from './channels.js';
 import { postgresTrafficAdjustmentsRepo } from './traffic-adjustments.js';
 import { postgresTrafficRepo } from './traffic.js';
 import { postgresHistoryPartitions } from './partition-maintenance.js';
@@ -51,6 +53,7 @@ export interface PostgresStore {
   readonly traffic: TrafficRepo;
   readonly trafficAdjustments: TrafficAdjustmentsRepo;
   readonly alerts: AlertsRepo;
+  readonly channels: ChannelsRepo;
   readonly front: FrontRepo;
   readonly nodeStatic: NodeStaticRepo;
   ping(): Promise<void>;
@@ -110,6 +113,7 @@ export async function openPostgresStore(
     traffic: postgresTrafficRepo(pool, guard),
     trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
     alerts: postgresAlertsRepo(pool),
+    channels: postgresChannelsRepo(pool),
     front: frontRepo(db),
     nodeStatic: nodeStaticRepo(db),
     async ping() {
@@ -118,8 +122,10 @@ export async function openPostgresStore(
     async close() {
       if (closed) return;
       closed = true;
-      // Kysely's destroy ends the pool it was given.
+      // Kysely ends the pool it was given only if it ever ran a query; the repos that use the
+      // pool directly (alerts, channels, traffic) may be all a store did.
       await db.destroy();
+      if (!pool.ending && !pool.ended) await pool.end();
     },
   };
 }

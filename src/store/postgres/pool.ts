@@ -41,14 +41,18 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
   return pool;
 }
 
-/** Runs fn in one transaction on one pooled connection; rolls back when it throws. */
+/**
+ * Runs fn in one transaction on one pooled connection; rolls back when it throws. `begin` may
+ * ask for another isolation level (history reads take a REPEATABLE READ snapshot).
+ */
 export async function inTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
+  begin = 'BEGIN',
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     try {
       const out = await fn(client);
       await client.query('COMMIT');

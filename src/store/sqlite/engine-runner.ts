@@ -4,19 +4,25 @@ import type {
   MetricsWriteOutcome,
   RetentionRunResult,
   RollupRunResult,
+  TrafficBatch,
+  TrafficRepo,
 } from '../ports.js';
 import type { MetricsEngine } from './metrics-engine.js';
 import { retentionTask } from './retention-task.js';
 import { rollupTask } from './rollup-task.js';
+import { sqliteTrafficRepo } from './traffic.js';
 
 /** What the writer side understands; plain data, so it can cross a worker boundary. */
 export type EngineRequest =
   | { type: 'rollup'; now: number; sealMs?: number }
-  | { type: 'retention'; now: number; rawRetentionDays: number; maxBytes?: number };
+  | { type: 'retention'; now: number; rawRetentionDays: number; maxBytes?: number }
+  | { type: 'traffic'; batch: TrafficBatch };
 
 export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup' }
   ? RollupRunResult
-  : RetentionRunResult;
+  : R extends { type: 'traffic' }
+    ? void
+    : RetentionRunResult;
 
 interface Waiter<T> {
   resolve: (v: T) => void;
@@ -31,6 +37,7 @@ interface Waiter<T> {
 export class EngineRunner implements BatchCommitter {
   private readonly tasks: Array<{ gen: Generator<void, unknown> } & Waiter<unknown>> = [];
   private scheduled = false;
+  private traffic: TrafficRepo | undefined;
 
   constructor(private readonly engine: MetricsEngine) {}
 
@@ -47,12 +54,25 @@ export class EngineRunner implements BatchCommitter {
       const gen =
         req.type === 'rollup'
           ? rollupTask(this.engine.db, req.now, req.sealMs)
-          : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {
-              maxBytes: req.maxBytes,
-            });
+          : req.type === 'traffic'
+            ? this.trafficTask(req.batch)
+            : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {
+                maxBytes: req.maxBytes,
+              });
       this.tasks.push({ gen, resolve: resolve as (v: unknown) => void, reject });
       this.kick();
     });
+  }
+
+  /**
+   * Stores a chunk of the traffic collector's counters, facts and accumulators in one step: the
+   * collector computes them on the HTTP thread, the statements run here, off that thread.
+   * The repository's apply runs synchronously; its promise carries a failure to the waiter.
+   */
+  // eslint-disable-next-line require-yield
+  private *trafficTask(batch: TrafficBatch): Generator<void, unknown> {
+    this.traffic ??= sqliteTrafficRepo(this.engine.db);
+    return this.traffic.apply(batch);
   }
 
   private kick(): void {

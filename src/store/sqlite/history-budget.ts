@@ -1,20 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DAY_MS, dayAccounting } from './history-blocks.js';
+import { BUDGET_CUTOFF, BUDGET_OVER, MIN_RAW_DAYS, budgetCutoff } from '../history/budget-rule.js';
 import { watermarks } from './metrics-jobs-state.js';
 
 /**
- * The history size budget (`history_max_bytes`): when the database would hold more than the
- * budget, raw history (sealed blocks) is kept for fewer days than configured, oldest days first;
- * rollups stay. Raw history never goes below MIN_RAW_DAYS; when even that does not fit, the
- * state says "over" and the admin UI warns.
- *
- * Sizes come from `metrics_block_days` (bytes sealed per UTC day, kept by seal and retention)
- * and the database's page counts, so a run never scans blocks.
+ * The history size budget on SQLite (the rule: store/history/budget-rule.ts). Sizes come from
+ * `metrics_block_days` (bytes sealed per UTC day, kept by seal and retention) and the
+ * database's page counts, so a run never scans blocks.
  */
-export const MIN_RAW_DAYS = 1;
-/** metrics_jobs rows: the raw cutoff the budget imposed (absent: none) and 1 when over budget. */
-export const BUDGET_CUTOFF = 'budget_raw_cutoff';
-export const BUDGET_OVER = 'budget_over';
+export { BUDGET_CUTOFF, BUDGET_OVER, MIN_RAW_DAYS };
 
 export interface BlockDay {
   day: number;
@@ -63,25 +57,15 @@ export function budgetRawCutoff(
     clear.run(BUDGET_CUTOFF, BUDGET_OVER);
     return undefined;
   }
-  const days = blockDays(db);
-  const raw = days.reduce((n, d) => n + d.bytes, 0);
-  const available = maxBytes - (usedBytes(db) - raw);
-  let kept = 0;
-  let cutoff = configuredCutoff;
-  for (let i = days.length - 1; i >= 0; i--) {
-    const d = days[i]!;
-    if ((d.day + 1) * DAY_MS <= configuredCutoff) break;
-    kept += d.bytes;
-    if (kept > available) {
-      cutoff = (d.day + 1) * DAY_MS;
-      break;
-    }
-  }
-  const floor = now - MIN_RAW_DAYS * DAY_MS;
-  const over = cutoff > floor || available < 0;
-  if (cutoff > floor) cutoff = floor;
+  const { cutoff, over } = budgetCutoff({
+    now,
+    configuredCutoff,
+    maxBytes,
+    usedBytes: usedBytes(db),
+    days: blockDays(db).map((d) => ({ day: d.day * DAY_MS, bytes: d.bytes })),
+  });
   const wm = watermarks(db);
-  if (cutoff <= configuredCutoff) {
+  if (cutoff === undefined) {
     clear.run(BUDGET_CUTOFF, BUDGET_OVER);
     if (over) wm.set(BUDGET_OVER, 1);
     return undefined;

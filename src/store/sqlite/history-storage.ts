@@ -7,6 +7,11 @@ import { blockDays, budgetState, usedBytes } from './history-budget.js';
 export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorageRepo {
   const openRows = db.prepare('SELECT count(*) FROM metrics_raw').pluck();
   const oldest = db.prepare('SELECT min(t_start) FROM metrics_blocks').pluck();
+  const oldestOpen = db.prepare('SELECT min(received_at) FROM metrics_raw').pluck();
+  // Pages of the open block, index pages included: the same walk over its pages as count(*).
+  const openBytes = db
+    .prepare("SELECT coalesce(sum(pgsize), 0) FROM dbstat('main', 1) WHERE name = 'metrics_raw'")
+    .pluck();
   return {
     async facts() {
       const pageSize = db.pragma('page_size', { simple: true }) as number;
@@ -18,8 +23,11 @@ export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorage
         usedBytes: usedBytes(db),
         rawBytes: days.reduce((n, d) => n + d.bytes, 0),
         rawPoints: days.reduce((n, d) => n + d.points, 0),
-        rawOldestAt: (oldest.get() as number | null) ?? undefined,
+        // Before the first seal the oldest report is still open.
+        rawOldestAt:
+          (oldest.get() as number | null) ?? (oldestOpen.get() as number | null) ?? undefined,
         openRows: openRows.get() as number,
+        openBytes: openBytes.get() as number,
         days: days.map((d) => ({ day: d.day * DAY_MS, bytes: d.bytes, points: d.points })),
         budgetCutoff: budget.cutoff,
         budgetOver: budget.over,

@@ -8,6 +8,8 @@ import {
   ftruncateSync,
   openSync,
   readSync,
+  renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
@@ -132,7 +134,7 @@ export interface Replayed {
 export class OpenLogFile {
   private constructor(
     readonly path: string,
-    private readonly fd: number,
+    private fd: number,
     private end: number,
     readonly replayed: Replayed,
   ) {}
@@ -188,6 +190,37 @@ export class OpenLogFile {
 
   syncNow(): void {
     fdatasyncSync(this.fd);
+  }
+
+  /**
+   * Replaces the file by one starting at seal boundary `from` and holding only the records
+   * `keep` accepts (those still open), synced and renamed over the old one, so a crash leaves
+   * either file whole. Call it with no `sync` in flight.
+   */
+  rotate(from: number, keep: (payload: Uint8Array) => boolean): void {
+    fdatasyncSync(this.fd);
+    const bytes = readAll(this.fd);
+    const kept = scanRecords(bytes, HEADER_BYTES)
+      .records.map((r) => r.payload)
+      .filter(keep);
+    const shard = decodeHeader(bytes)?.shard ?? 0;
+    const next = `${this.path}.next`;
+    rmSync(next, { force: true });
+    const fd = openSync(next, 'wx+', 0o600);
+    const body = Buffer.concat([encodeHeader({ shard, from }), frameRecords(kept)]);
+    try {
+      let done = 0;
+      while (done < body.length) done += writeSync(fd, body, done, body.length - done, done);
+      fdatasyncSync(fd);
+      renameSync(next, this.path);
+      syncDir(this.path);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    closeSync(this.fd);
+    this.fd = fd;
+    this.end = body.length;
   }
 
   close(): void {

@@ -5,13 +5,15 @@ import { BUCKET_15M, BUCKET_1H } from './metrics-jobs-state.js';
 import { budgetRawCutoff, deleteBlocksBefore } from './history-budget.js';
 import { nodeIdsStatement } from './raw-rows.js';
 import { ROLLUP_NODE_SHIFT } from './rollup-codec.js';
+import {
+  DEVICE_RETENTION_MS,
+  ROLLUP_15M_RETENTION_MS,
+  ROLLUP_1H_RETENTION_MS,
+} from '../history/rollup-plan.js';
 
 /** Rows per DELETE statement: small enough that a statement never holds the writer for long. */
 export const RETENTION_CHUNK = 500;
-export const ROLLUP_15M_RETENTION_MS = 16 * 86_400_000;
-export const ROLLUP_1H_RETENTION_MS = 32 * 86_400_000;
-/** A device unseen for as long as the longest-kept rollup references nothing any more. */
-const DEVICE_RETENTION_MS = ROLLUP_1H_RETENTION_MS;
+export { ROLLUP_15M_RETENTION_MS, ROLLUP_1H_RETENTION_MS };
 
 /**
  * Deletes history past its retention (raw: configurable, 15-minute: 16 days, 1-hour: 32 days)

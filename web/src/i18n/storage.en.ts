@@ -6,6 +6,8 @@ export const storageEn = {
   rawHistory: 'Raw history',
   rawValue: (size: string, reports: string, perReport: string) =>
     `${size} for ${reports} reports (${perReport} per report)`,
+  openValue: (size: string, reports: string) => `${size} for ${reports} reports`,
+  open: 'Not yet sealed',
   oldest: 'Oldest raw report',
   growth: 'Growth per day',
   growthUnknown: 'not known yet (needs a full day)',

@@ -8,6 +8,8 @@ export const storageZh: typeof storageEn = {
   rawHistory: '原始历史',
   rawValue: (size: string, reports: string, perReport: string) =>
     `${size}，共 ${reports} 条上报（每条 ${perReport}）`,
+  openValue: (size: string, reports: string) => `${size}，共 ${reports} 条上报`,
+  open: '尚未封存',
   oldest: '最早的原始上报',
   growth: '每日增长',
   growthUnknown: '暂不可知（需要满一天）',

@@ -54,6 +54,26 @@ describe('GET /api/admin/system/storage', () => {
     });
   });
 
+  it('counts reports not yet sealed, so a new install does not show an empty history', async () => {
+    t = await buildTestApp();
+    const now = t.clock.now();
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      metricsWrite(1, now - 40_000 + i * 1000, { seq: i, deadline: Infinity }),
+    );
+    new MetricsEngine(t.deps.store.raw, () => 0).commitBatch(writes);
+    const body = (
+      await t.app.inject({ method: 'GET', url: URL, headers: await adminHeaders(t) })
+    ).json<Storage>();
+    expect(body.raw_history.bytes).toBe(0);
+    expect(body.raw_history.open_rows).toBe(40);
+    // 40 raw rows take at least a page, and far less than a page per row.
+    expect(body.raw_history.open_bytes).toBeGreaterThanOrEqual(4096);
+    expect(body.raw_history.open_bytes).toBeLessThan(40 * 4096);
+    expect(body.raw_history.oldest_at).toBe(
+      new Date(now - 40_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    );
+  });
+
   it('warns when the budget shortened raw retention or cannot be met', async () => {
     t = await buildTestApp({ DASH_HISTORY_MAX_BYTES: '1M' });
     await withHistory(t);

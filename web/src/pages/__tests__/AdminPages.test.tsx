@@ -18,7 +18,14 @@ const dashUpdateIdle = {
     body: {
       database_bytes: 4096,
       used_bytes: 4096,
-      raw_history: { bytes: 0, points: 0, bytes_per_report: null, open_rows: 0, oldest_at: null },
+      raw_history: {
+        bytes: 0,
+        points: 0,
+        bytes_per_report: null,
+        open_rows: 0,
+        open_bytes: 0,
+        oldest_at: null,
+      },
       growth_bytes_per_day: null,
       budget: {
         max_bytes: null,

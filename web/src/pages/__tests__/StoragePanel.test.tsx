@@ -17,6 +17,7 @@ function storage(budget: Record<string, unknown>, growth: number | null = 2_500_
       points: 1_200_000,
       bytes_per_report: 26.2,
       open_rows: 900,
+      open_bytes: 3 * 1024 ** 2,
       oldest_at: '2026-11-13T00:00:00Z',
     },
     growth_bytes_per_day: growth,
@@ -46,6 +47,8 @@ describe('Admin settings: storage panel', () => {
     await renderApp('/admin/settings', { admin: true });
     expect(await screen.findByTestId('storage-database')).toHaveTextContent('48.0 MiB');
     expect(screen.getByTestId('storage-raw')).toHaveTextContent('26.2 B');
+    // Reports not yet sealed into blocks are shown too (before the first seal, all of them).
+    expect(screen.getByTestId('storage-open')).toHaveTextContent(t.openValue('3.00 MiB', '900'));
     expect(screen.getByTestId('storage-growth')).toHaveTextContent('2.38 MiB');
     expect(screen.getByTestId('storage-budget')).toHaveTextContent(t.budgetNone);
   });

@@ -59,6 +59,12 @@ export function StoragePanel() {
                   : `${formatNumber(st.raw_history.bytes_per_report, 1)} B`,
               )}
             </Row>
+            <Row label={t.open} testId="storage-open">
+              {t.openValue(
+                formatBytes(st.raw_history.open_bytes),
+                formatNumber(st.raw_history.open_rows, 0),
+              )}
+            </Row>
             <Row label={t.oldest}>{formatDateTime(st.raw_history.oldest_at ?? undefined)}</Row>
             <Row label={t.growth} testId="storage-growth">
               {st.growth_bytes_per_day === null

@@ -21,6 +21,7 @@ export function adminStorageRoute(deps: AppDeps) {
           points: v.raw.points,
           bytes_per_report: v.raw.bytesPerReport ?? null,
           open_rows: v.raw.openRows,
+          open_bytes: v.raw.openBytes,
           oldest_at: time(v.raw.oldestAt),
         },
         growth_bytes_per_day: v.growthBytesPerDay ?? null,
