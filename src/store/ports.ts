@@ -306,6 +306,8 @@ export interface RollupRunResult {
   /** Raw-history blocks sealed by this run and the points they hold (history-blocks). */
   sealedBlocks?: number;
   sealedPoints?: number;
+  /** Small blocks of closed hours merged into fewer blocks (block-compaction). */
+  compactedBlocks?: number;
 }
 
 export interface RetentionRunResult {

@@ -262,7 +262,7 @@ export function AdminAlertEventsPage() {
     e.preventDefault();
     setRound((r) => r + 1);
     setQuery({
-      status: draft.status as AlertEventQuery['status'],
+      status: draft.status,
       ...(draft.server ? { server_id: draft.server } : {}),
       ...(draft.metric ? { metric: draft.metric } : {}),
       ...(toRfc3339(draft.from) ? { from: toRfc3339(draft.from) } : {}),
