@@ -25,7 +25,7 @@ import {
   WATERMARK_15M,
   WATERMARK_1H,
 } from '../sqlite/metrics-jobs-state.js';
-import { ROLLUP_NODE_SHIFT, type Agg } from '../sqlite/rollup-codec.js';
+import { ROLLUP_NODE_SHIFT, rollupHostPrefixBytes, type Agg } from '../sqlite/rollup-codec.js';
 
 import { inTransaction } from './pool.js';
 
@@ -93,8 +93,13 @@ export function postgresHistoryReader(pool: pg.Pool): HistoryRepo {
     const bucketMs = part.source === '1h' ? BUCKET_1H : BUCKET_15M;
     const [lo, hi] = rollupIdRange(q.nodeId, part.from, part.until, bucketMs, ROLLUP_NODE_SHIFT);
     const table = part.source === '1h' ? 'metrics_1h' : 'metrics_15m';
+    // A host series sits at the head of each record: fetch only that (a few dozen bytes of ~2 KB).
+    const data =
+      sel.host !== undefined
+        ? `substring(data from 1 for ${rollupHostPrefixBytes(sel.host)})`
+        : 'data';
     const res = await db.query<[number, Buffer]>({
-      text: `SELECT id, data FROM ${table} WHERE id >= $1 AND id < $2 ORDER BY id`,
+      text: `SELECT id, ${data} FROM ${table} WHERE id >= $1 AND id < $2 ORDER BY id`,
       values: [lo, hi],
       rowMode: 'array',
     });
