@@ -22,11 +22,14 @@ describe.skipIf(!POSTGRES_AVAILABLE)('jobs once across instances (advisory locks
       const name = `t${Math.random().toString(36).slice(2)}`;
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
+      let entered = false;
       const first = a.runExclusive(name, async () => {
+        entered = true;
         await held;
         return 'a';
       });
-      await new Promise((r) => setTimeout(r, 50));
+      // Wait until A holds the lock (a fixed sleep is too short on a loaded machine).
+      while (!entered) await new Promise((r) => setTimeout(r, 5));
       expect(await b.runExclusive(name, async () => 'b')).toEqual({ ran: false });
       expect(await b.runExclusive(`${name}-other`, async () => 'b')).toEqual({
         ran: true,
