@@ -14,8 +14,11 @@ describe.skipIf(!POSTGRES_AVAILABLE)('jobs once across instances (advisory locks
   afterEach(async () => store.close());
 
   it('runs a job on one instance at a time; the other skips its turn', async () => {
-    // Two instances: two pools, so two database sessions.
-    const otherPool = createPool(POSTGRES_TEST_URL, { max: 1 });
+    // Two instances: two pools on the same schema, so two database sessions.
+    const { rows } = await store.pool.query<{ s: string }>('SELECT current_schema() AS s');
+    const url = new URL(POSTGRES_TEST_URL);
+    url.searchParams.set('options', `-c search_path=${rows[0]!.s}`);
+    const otherPool = createPool(url.toString(), { max: 1 });
     try {
       const a = postgresJobLocks(store.pool);
       const b = postgresJobLocks(otherPool);
