@@ -24,11 +24,13 @@ export async function runInstance(
   firstMarker: number,
   name: string,
   tell: (m: InstanceMessage) => void,
+  /** Advisory locks are database-wide: a name of its own per test run. */
+  lockPrefix = 'test',
 ): Promise<{ stop(): Promise<void> }> {
   const store = await openPostgresStore(url, Date.now(), { max: 3 });
   const engine = new PgMetricsEngine(store.pool, Date.now, store.partitions, undefined, true);
   const leader = new LeaderLock(url, {
-    name: 'alerts',
+    name: `${lockPrefix}-alerts`,
     retryMs: 100,
     onChange: (leading) => tell({ leading, instance: name }),
     onError: () => {},
@@ -36,7 +38,7 @@ export async function runInstance(
   await leader.start();
   const job = exclusiveJob(
     {
-      name: 'test-turns',
+      name: `${lockPrefix}-turns`,
       nextRunAt: (now) => now + JOB_TURN_MS,
       runOnce: async (now) => {
         await store.pool.query('INSERT INTO t_job_runs (turn, instance) VALUES ($1, $2)', [

@@ -47,7 +47,8 @@ describe.skipIf(!POSTGRES_AVAILABLE)('an instance killed mid-ingest', () => {
       if ('acked' in m) acked.push(...m.acked);
       else leading.set(m.instance, m.leading);
     };
-    const child = fork(CHILD, [schema.url, '1000000', 'a'], {
+    const prefix = schema.schema;
+    const child = fork(CHILD, [schema.url, '1000000', 'a', prefix], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -55,7 +56,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('an instance killed mid-ingest', () => {
     const exited = new Promise((r) => child.once('exit', r));
     // A leads (it started first); B joins and follows.
     await until(() => leading.get('a') === true, 30_000);
-    const b = await runInstance(schema.url, 5_000_000, 'b', onMessage);
+    const b = await runInstance(schema.url, 5_000_000, 'b', onMessage, prefix);
     try {
       const ackedBy = (from: number) => acked.filter(([, m]) => m >= from && m < from + 4e6);
       await until(() => ackedBy(1_000_000).length >= 400 && ackedBy(5_000_000).length >= 400);
