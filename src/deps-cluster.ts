@@ -48,6 +48,8 @@ export interface ClusterInputs {
   reportEvents: ReportEvents;
   /** How often a follower tries to take over alert evaluation. */
   leaderRetryMs?: number;
+  /** The leader lock's name (advisory locks are database-wide: installs sharing one need their own). */
+  leaderName?: string;
 }
 
 /**
@@ -104,7 +106,7 @@ export class Cluster {
       },
     });
     this.leader = new LeaderLock(i.url, {
-      name: 'alerts',
+      name: i.leaderName ?? 'alerts',
       ...(i.leaderRetryMs === undefined ? {} : { retryMs: i.leaderRetryMs }),
       onChange: async (leading) => {
         i.log.info({ leading }, 'alert evaluation leadership changed');

@@ -31,6 +31,18 @@ export type RouteRequest<S extends RouteSchemas> = FastifyRequest<{
   Params: StaticOr<S['params'], Record<string, string>>;
 }>;
 
+/**
+ * What a handler may answer: the declared response schema's type (one wire model per payload,
+ * so a change to the schema breaks the build of the route as well as the web), or the reply
+ * itself for answers it sends by hand (204, streams).
+ */
+export type RouteAnswer<S extends RouteSchemas> =
+  S['response'] extends Record<number, TSchema>
+    ? StaticOf<S['response']> | FastifyReply | undefined
+    : unknown;
+
+type StaticOf<R> = { [K in keyof R]: R[K] extends TSchema ? Static<R[K]> : never }[keyof R];
+
 export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   method: HttpMethod;
   /** Canonical path in Fastify syntax, e.g. `/api/admin/nodes/:id`. */
@@ -67,7 +79,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    * path id, storage), so the API description lists them.
    */
   errors?: readonly ErrorCode[];
-  handler: (req: RouteRequest<S>, reply: FastifyReply) => unknown;
+  handler: (req: RouteRequest<S>, reply: FastifyReply) => RouteAnswer<S> | Promise<RouteAnswer<S>>;
   /**
    * A fast lane for the route's common shape (a hot request), tried before Fastify; it lives
    * beside the route file, so the route names everything that serves its endpoint.

@@ -1,3 +1,9 @@
+/** The ranges and bucket aggregates GET /api/metrics/history takes (reference §4.5). */
+export const HISTORY_RANGES = ['30m', '1h', '12h', '24h', '1w', '15d', '30d'] as const;
+export const HISTORY_AGGS = ['avg', 'max', 'min', 'last'] as const;
+export type HistoryRange = (typeof HISTORY_RANGES)[number];
+export type HistoryAgg = (typeof HISTORY_AGGS)[number];
+
 /** Per-device history series: interface counters, disk IO, disk usage, disk temperature. */
 export type DeviceKind = 'iface' | 'io' | 'usage' | 'temp';
 

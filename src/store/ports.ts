@@ -306,6 +306,8 @@ export interface RollupRunResult {
   /** Raw-history blocks sealed by this run and the points they hold (history-blocks). */
   sealedBlocks?: number;
   sealedPoints?: number;
+  /** Small blocks of closed hours merged into fewer blocks (block-compaction). */
+  compactedBlocks?: number;
 }
 
 export interface RetentionRunResult {
@@ -456,10 +458,16 @@ export interface HistoryPartitions {
 
 /** Runs work once across instances sharing a database (issue 23: jobs run exactly once). */
 export interface JobLocks {
-  /** Runs fn unless another instance is running the job of this name; `ran` says which. */
+  /**
+   * Runs fn unless another instance is running the job of this name; `ran` says which. With
+   * `turn`, also skipped when the job's last run on any instance already covers this turn:
+   * `nextRunAt(lastStart)` is still ahead of `now` (instances' timers are not in step, so a
+   * lock alone would let a second instance run the same turn just after the first).
+   */
   runExclusive<T>(
     name: string,
     fn: () => Promise<T>,
+    turn?: { now: number; nextRunAt: (from: number) => number },
   ): Promise<{ ran: true; value: T } | { ran: false }>;
 }
 

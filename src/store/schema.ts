@@ -141,6 +141,12 @@ export interface RateLimitHitsTable {
   hits: number;
 }
 
+/** When each shared job last started on any instance (PostgreSQL; migration 0014). */
+export interface JobRunsTable {
+  name: string;
+  started_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   groups: GroupsTable;
@@ -157,4 +163,5 @@ export interface Database {
   metrics_1h: MetricsRollupTable;
   metrics_jobs: MetricsJobsTable;
   rate_limit_hits: RateLimitHitsTable;
+  job_runs: JobRunsTable;
 }

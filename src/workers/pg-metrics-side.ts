@@ -39,6 +39,11 @@ export interface PgMetricsSideOptions {
   /** The store's partition guard (PostgresStore.partitions). */
   partitions: PartitionGuard;
   maxDevicesPerNode?: number;
+  /**
+   * Several instances share the database: node_current is rewritten with every current report
+   * (the other instances' front views re-read it; docs/postgresql.md "Between instances").
+   */
+  sharedCurrent?: boolean;
 }
 
 export interface PgMetricsSide {
@@ -48,7 +53,13 @@ export interface PgMetricsSide {
 }
 
 export function createPgMetricsSide(pool: pg.Pool, opts: PgMetricsSideOptions): PgMetricsSide {
-  const engine = new PgMetricsEngine(pool, opts.now, opts.partitions, opts.maxDevicesPerNode);
+  const engine = new PgMetricsEngine(
+    pool,
+    opts.now,
+    opts.partitions,
+    opts.maxDevicesPerNode,
+    opts.sharedCurrent === true,
+  );
   const locks = postgresJobLocks(pool);
   const maintenance: MetricsMaintenance = {
     async rollup(at): Promise<RollupRunResult> {

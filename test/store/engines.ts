@@ -57,7 +57,6 @@ export interface Engine {
   openShared: () => Promise<{ store: EngineStore; another: () => Promise<EngineStore> }>;
 }
 
-
 const sqlite: Engine = {
   name: 'sqlite',
   open: async () => openSqliteStore(':memory:', 0),

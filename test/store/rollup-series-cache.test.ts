@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Agg } from '../../src/store/sqlite/rollup-codec.js';
 import {
   RollupSeriesCache,
+  type AsyncSeriesLoader,
   type SeriesLoader,
-} from '../../src/store/sqlite/rollup-series-cache.js';
+} from '../../src/store/history/rollup-series-cache.js';
 
 const B = 1000;
 
@@ -98,6 +99,59 @@ describe('RollupSeriesCache', () => {
       [0, 5 * B],
       [5 * B, 20 * B],
       [0, 20 * B],
+    ]);
+  });
+
+  it('folds through an async loader the same way, loading only the new buckets', async () => {
+    const cache = new RollupSeriesCache();
+    const { calls, load } = store();
+    const asyncLoad: AsyncSeriesLoader = async (from, until, push) => {
+      await Promise.resolve();
+      load(from, until, push);
+    };
+    const readAsync = async (from: number, until: number) => {
+      const seen: Array<[number, number]> = [];
+      await cache.foldAsync('k', from, until, asyncLoad, (s, a) => seen.push([s, a.sum]));
+      return seen;
+    };
+    expect(await readAsync(0, 4 * B)).toEqual(read(new RollupSeriesCache(), 'k', 0, 4 * B, load));
+    calls.length = 0;
+    expect((await readAsync(B, 6 * B)).map(([s]) => s / B)).toEqual([1, 2, 2, 3, 4, 5]);
+    expect(calls).toEqual([[4 * B, 6 * B]]);
+  });
+
+  it('keeps interleaved async reads apart: each sees its own window, none a duplicate', async () => {
+    const cache = new RollupSeriesCache();
+    const { calls, load } = store();
+    const gates: Array<() => void> = [];
+    const slowLoad: AsyncSeriesLoader = async (from, until, push) => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      load(from, until, push);
+    };
+    const starts = (until: number) => {
+      const seen: number[] = [];
+      return {
+        seen,
+        done: cache.foldAsync('k', 0, until, slowLoad, (s) => seen.push(s / B)),
+      };
+    };
+    const a = starts(3 * B);
+    const b = starts(5 * B);
+    while (gates.length < 2) await Promise.resolve();
+    gates[1]!();
+    await b.done;
+    gates[0]!();
+    await a.done;
+    expect(a.seen).toEqual([0, 1, 2, 2]);
+    expect(b.seen).toEqual([0, 1, 2, 2, 3, 4]);
+    // The wider of the two stays cached: a read up to it loads nothing more.
+    const c = starts(5 * B);
+    await c.done;
+    expect(c.seen).toEqual(b.seen);
+    // b's load ran first (its gate opened first); a's older end did not replace b's entry.
+    expect(calls).toEqual([
+      [0, 5 * B],
+      [0, 3 * B],
     ]);
   });
 });

@@ -18,11 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const post = (payload: string) =>
+const post = (payload: string, secret = node.secret) =>
   t.app.inject({
     method: 'POST',
     url: '/api/node/metrics',
-    headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
+    headers: { 'content-type': 'application/json', 'x-node-secret': secret },
     payload,
   });
 
@@ -132,13 +132,7 @@ describe('ingest on the worker thread', () => {
     const before = rows();
     for (let seq = 0; seq < 3; seq++) {
       t.clock.advance(3000);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/node/metrics',
-        headers: { 'content-type': 'application/json', 'x-node-secret': n.secret },
-        payload: JSON.stringify(agentReport({ seq })),
-      });
-      expect(res.statusCode).toBe(200);
+      expect((await post(JSON.stringify(agentReport({ seq })), n.secret)).statusCode).toBe(200);
     }
     const stored = await t.deps.traffic.collector.flush();
     expect(stored).toBeGreaterThan(0);

@@ -208,8 +208,9 @@ export class AuthService {
     const claims = this.codec.verify(accessToken);
     const now = this.clock.now();
     if (!claims || claims.exp <= now) return undefined;
-    if (claims.ver !== this.userVersion) {
-      // The password may have changed on another instance: follow the stored version.
+    if (claims.ver < this.userVersion) return undefined;
+    if (claims.ver > this.userVersion) {
+      // Issued after a password change on another instance: follow the stored version.
       if (!(await this.syncFromStore()) || claims.ver !== this.userVersion) return undefined;
       return this.authenticate(accessToken);
     }

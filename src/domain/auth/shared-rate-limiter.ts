@@ -77,6 +77,7 @@ export class SharedRateLimiter implements RateLimit {
   /** Another instance saw the key reach its limit in the window starting at `windowStart`. */
   limitedElsewhere(key: string, windowStart: number): void {
     if (windowStart !== this.windowStart()) return;
+    this.prune(windowStart);
     const w = this.windows.get(key);
     if (w && w.start === windowStart) {
       w.count = Math.max(w.count, this.o.limit);

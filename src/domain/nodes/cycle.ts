@@ -1,8 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../errors/app-error.js';
 
-export const CYCLE_MODES = ['calendar_month', 'whmcs_compatible', 'clamp_to_month_end'] as const;
-export type CycleMode = (typeof CYCLE_MODES)[number];
+import { CYCLE_MODES, type CycleMode } from '../../protocol/api/constants.js';
+
+export { CYCLE_MODES, type CycleMode };
 const LEGACY_MODE = 'default';
 
 export interface CycleInput {

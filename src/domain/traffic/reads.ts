@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import { rfc3339 } from '../../platform/time-format.js';
 import type { NodeRow, NodesRepo, TrafficAdjustmentsRepo, TrafficRepo } from '../../store/ports.js';
 import type { CycleMode } from '../nodes/cycle.js';
+import type { TrafficDay, TrafficSummary } from '../../protocol/traffic.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
 import {
   cycleAt,
@@ -12,14 +13,8 @@ import {
   type CycleWindow,
   type NodeCycle,
 } from './cycle-bounds.js';
-import {
-  billingStats,
-  presentStats,
-  type DirectionMode,
-  type RawStats,
-  type TrafficStats,
-} from './stats.js';
-import { forecast, type TrafficForecast } from './forecast.js';
+import { billingStats, presentStats, type DirectionMode, type RawStats } from './stats.js';
+import { forecast } from './forecast.js';
 import { forecastWithCalibration, withCalibration } from './calibration.js';
 import { ReadScope, type ReadContext } from './read-scope.js';
 
@@ -32,34 +27,8 @@ export interface TrafficQuery {
   admin: boolean;
 }
 
-export interface TrafficSummary {
-  server_id: number;
-  server_name?: string;
-  iface: string;
-  usage_mode: 'lite' | 'billing';
-  direction_mode: DirectionMode;
-  cycle: {
-    mode: CycleMode;
-    billing_start_day: number;
-    billing_anchor_date?: string;
-    timezone: string;
-    start: string;
-    end: string;
-  };
-  stats: TrafficStats;
-  /** Projection to the end of the current cycle (summary only; beyond the reference). */
-  forecast?: TrafficForecast;
-}
-
-export interface DailyItem {
-  server_id: number;
-  iface: string;
-  usage_mode: 'lite' | 'billing';
-  direction_mode: DirectionMode;
-  start: string;
-  end: string;
-  stats: TrafficStats;
-}
+export type { TrafficSummary };
+export type DailyItem = TrafficDay;
 
 /** The node's cycle settings, with '' (app zone) resolved. */
 export function nodeCycle(node: NodeRow, appZone: string): NodeCycle {

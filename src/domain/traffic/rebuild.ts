@@ -2,6 +2,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
 import { rfc3339 } from '../../platform/time-format.js';
 import type { NodesRepo, TrafficFactRow, TrafficRepo } from '../../store/ports.js';
+import type { RebuildState } from '../../protocol/traffic.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
 import { BUCKET_MS, factsForWindow, floorBucket } from './facts.js';
 
@@ -19,20 +20,7 @@ const FAILURE_TEXT: Record<RebuildFailure, string> = {
   traffic_rebuild_failed: 'the rebuild failed; see the server log',
 };
 
-/** Spec §2.8 (process-local, lost on restart), with progress. */
-export interface RebuildState {
-  server_id: number;
-  status: 'idle' | 'running' | 'completed' | 'failed';
-  running: boolean;
-  started_at?: string;
-  finished_at?: string;
-  code?: RebuildFailure;
-  error?: string;
-  /** Chunks rewritten so far and in all, and the instant facts are rebuilt up to. */
-  chunks_done: number;
-  chunks_total: number;
-  rebuilt_until?: string;
-}
+export type { RebuildState };
 
 /**
  * Rewrites one node's 5-minute facts from its stored counters, 6 hours at a time, dropping

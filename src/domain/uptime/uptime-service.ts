@@ -93,6 +93,9 @@ export class UptimeService {
 
   /** Called for every persisted report, current or not. */
   recordReceipt(nodeId: number, receivedAt: number): void {
+    // Read from the store at each run instead; kept here they would grow on instances whose
+    // runs the lock skips (nothing prunes them there).
+    if (this.fromStore) return;
     this.receipts.add(nodeId, receivedAt);
     if (!this.firstSeen.has(nodeId)) this.firstSeen.set(nodeId, receivedAt);
   }

@@ -4,29 +4,17 @@ import { parseRfc3339 } from '../../platform/rfc3339.js';
 import { rfc3339 } from '../../platform/time-format.js';
 import type { SilenceView } from '../../domain/alerts/service.js';
 import type { AlertEventRow, AlertRuleRow, AlertWhy } from '../../store/ports.js';
+import type {
+  AlertEvent,
+  AlertRule,
+  AlertSilence,
+  AlertWhy as AlertWhyWire,
+} from '../../protocol/api/alerts.js';
 
 /** Any JSON object; alert bodies are validated field by field in the domain (invalid_fields). */
 export const LooseBody = Type.Record(Type.String(), Type.Unknown());
 
-export const RuleItem = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  enabled: Type.Boolean(),
-  metric: Type.String(),
-  operator: Type.String(),
-  threshold: Type.Number(),
-  duration_sec: Type.Integer(),
-  cooldown_min: Type.Integer(),
-  threshold_mode: Type.String(),
-  threshold_offset: Type.Number(),
-  clear_threshold: Type.Union([Type.Number(), Type.Null()]),
-  repeat_interval_min: Type.Integer(),
-  repeat_max: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
-
-export function presentRule(r: AlertRuleRow) {
+export function presentRule(r: AlertRuleRow): AlertRule {
   return {
     id: r.id,
     name: r.name,
@@ -46,47 +34,8 @@ export function presentRule(r: AlertRuleRow) {
   };
 }
 
-export const EventItem = Type.Object({
-  id: Type.Integer(),
-  rule_id: Type.Integer(),
-  rule_generation: Type.Integer(),
-  server_id: Type.Integer(),
-  server_name: Type.String(),
-  server_hostname: Type.String(),
-  server_ip: Type.Optional(Type.String()),
-  status: Type.String(),
-  metric: Type.String(),
-  rule_name: Type.String(),
-  first_trigger_at: Type.String(),
-  last_trigger_at: Type.String(),
-  closed_at: Type.Optional(Type.String()),
-  current_value: Type.Optional(Type.Number()),
-  effective_threshold: Type.Optional(Type.Number()),
-  close_reason: Type.Optional(Type.String()),
-  title: Type.Optional(Type.String()),
-  message: Type.Optional(Type.String()),
-  why: Type.Optional(
-    Type.Object({
-      from: Type.String(),
-      to: Type.String(),
-      duration_sec: Type.Integer(),
-      operator: Type.String(),
-      threshold: Type.Number(),
-      clear_threshold: Type.Optional(Type.Number()),
-      values: Type.Array(Type.Number()),
-      samples: Type.Integer(),
-      min: Type.Number(),
-      max: Type.Number(),
-    }),
-  ),
-  acked_at: Type.Optional(Type.String()),
-  silenced: Type.Boolean(),
-  flapping: Type.Boolean(),
-  repeat_count: Type.Integer(),
-});
-
 /** An alert record (spec §2.9); absent optional values are omitted, never null. */
-export function presentEvent(e: AlertEventRow) {
+export function presentEvent(e: AlertEventRow): AlertEvent {
   return {
     id: e.id,
     rule_id: e.ruleId,
@@ -115,7 +64,7 @@ export function presentEvent(e: AlertEventRow) {
 }
 
 /** "Why it fired": the window (RFC 3339) and the values that crossed the threshold. */
-function presentWhy(w: AlertWhy) {
+function presentWhy(w: AlertWhy): AlertWhyWire {
   return {
     from: rfc3339(w.from),
     to: rfc3339(w.to),
@@ -130,18 +79,7 @@ function presentWhy(w: AlertWhy) {
   };
 }
 
-export const SilenceItem = Type.Object({
-  id: Type.Integer(),
-  scope: Type.String(),
-  target_id: Type.Integer(),
-  target_name: Type.Optional(Type.String()),
-  ends_at: Type.String(),
-  note: Type.String(),
-  active: Type.Boolean(),
-  created_at: Type.String(),
-});
-
-export function presentSilence(s: SilenceView) {
+export function presentSilence(s: SilenceView): AlertSilence {
   return {
     id: s.id,
     scope: s.scope,

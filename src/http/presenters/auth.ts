@@ -1,25 +1,8 @@
 import type { IssuedSession, SessionView } from '../../domain/auth/auth-service.js';
 import { rfc3339 } from '../../platform/time-format.js';
-import { Type } from 'typebox';
+import type { Sessions, TokenGrant } from '../../protocol/api/auth.js';
 
-export const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  expires_at: Type.String(),
-  csrf_token: Type.String(),
-});
-
-export const SessionsResponse = Type.Object({
-  sessions: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      expires_at: Type.String(),
-      session_only: Type.Boolean(),
-      current: Type.Boolean(),
-    }),
-  ),
-});
-
-export function presentToken(s: IssuedSession) {
+export function presentToken(s: IssuedSession): TokenGrant {
   return {
     access_token: s.accessToken,
     expires_at: rfc3339(s.accessExpiresAt),
@@ -27,7 +10,7 @@ export function presentToken(s: IssuedSession) {
   };
 }
 
-export function presentSessions(list: SessionView[]) {
+export function presentSessions(list: SessionView[]): Sessions {
   return {
     sessions: list.map((s) => ({
       id: s.id,

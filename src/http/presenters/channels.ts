@@ -1,10 +1,11 @@
 import { rfc3339 } from '../../platform/time-format.js';
 import type { ChannelView } from '../../domain/channels/service.js';
+import type { Channel } from '../../protocol/api/channels.js';
 
 const time = (ms: number | null) => (ms === null ? null : rfc3339(ms));
 
 /** A channel read: sanitized config (null when undecodable), revision and delivery health. */
-export function presentChannel(v: ChannelView) {
+export function presentChannel(v: ChannelView): Channel {
   const r = v.row;
   return {
     id: r.id,

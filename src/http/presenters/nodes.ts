@@ -1,31 +1,8 @@
-import { Type } from 'typebox';
 import type { AdminNode } from '../../domain/nodes/service.js';
-
-export const AdminNodeSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  hostname: Type.String(),
-  ip: Type.Optional(Type.String()),
-  is_guest_visible: Type.Boolean(),
-  traffic_p95_enabled: Type.Boolean(),
-  traffic_cycle_mode: Type.String(),
-  traffic_billing_start_day: Type.Integer(),
-  traffic_billing_anchor_date: Type.String(),
-  traffic_billing_timezone: Type.String(),
-  traffic_direction_mode: Type.String(),
-  secret: Type.String(),
-  tags: Type.Array(Type.String()),
-  display_order: Type.Integer(),
-  group_ids: Type.Array(Type.Integer()),
-  version: Type.Object({
-    version: Type.String(),
-    is_outdated: Type.Boolean(),
-    supports_auto_update: Type.Boolean(),
-  }),
-});
+import type { AdminNode as AdminNodeWire } from '../../protocol/api/admin-nodes.js';
 
 /** Admin node list item (reference §5.2); ip is left out while unknown. */
-export function presentAdminNode(n: AdminNode) {
+export function presentAdminNode(n: AdminNode): AdminNodeWire {
   return {
     id: n.id,
     name: n.name,

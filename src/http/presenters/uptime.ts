@@ -1,35 +1,7 @@
-import { Type } from 'typebox';
+import type { UptimeDayResponse, UptimeResponse } from '../../protocol/api/metrics.js';
 import type { UptimeDayDetail, UptimeOverview } from '../../domain/uptime/uptime-service.js';
 
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
-
-export const UptimeResponse = Type.Object({
-  enabled: Type.Boolean(),
-  timezone: Type.String(),
-  generated_at: Type.String(),
-  warning_sla: Type.Number(),
-  error_sla: Type.Number(),
-  nodes: Type.Array(
-    Type.Object({
-      server_id: Type.String(),
-      days: Type.Array(
-        Type.Object({
-          date: Type.String(),
-          percent: Nullable(Type.Number()),
-          observed_ms: Type.Integer(),
-        }),
-      ),
-    }),
-  ),
-});
-
-export const UptimeDayResponse = Type.Object({
-  date: Type.String(),
-  hours: Type.Array(Nullable(Type.Number())),
-  observed_ms: Type.Array(Type.Integer()),
-});
-
-export function presentUptime(o: UptimeOverview) {
+export function presentUptime(o: UptimeOverview): UptimeResponse {
   return {
     enabled: o.enabled,
     timezone: o.timezone,
@@ -43,6 +15,6 @@ export function presentUptime(o: UptimeOverview) {
   };
 }
 
-export function presentUptimeDay(d: UptimeDayDetail) {
+export function presentUptimeDay(d: UptimeDayDetail): UptimeDayResponse {
   return { date: d.date, hours: d.hours, observed_ms: d.observedMs };
 }

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.js';
 
-/** A JSON integer in the signed 64-bit range (the strict reader keeps the bounds exact). */
-export const Int64 = Type.Integer({ minimum: -(2 ** 63), maximum: 2 ** 63 });
+export { Int64 } from '../../protocol/api/scalars.js';
 
 export const IdParams = Type.Object({ id: Type.String() });
 

@@ -1,24 +1,7 @@
-import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.js';
 import { RELEASE_CHANNELS, type ReleaseChannel } from '../../updater/manifest.js';
 
-export const UpdateQuery = Type.Object({
-  channel: Type.Optional(Type.String()),
-  lang: Type.Optional(Type.String()),
-});
-
-/** POST run: enums are checked by hand so every bad value answers 400 invalid_fields. */
-export const RunBody = Type.Object(
-  {
-    action: Type.String(),
-    channel: Type.String(),
-    lang: Type.String(),
-    target_version: Type.Optional(Type.String({ maxLength: 64 })),
-    expected_current_version: Type.Optional(Type.String({ maxLength: 64 })),
-    expected_install_revision: Type.Optional(Type.String({ maxLength: 128 })),
-  },
-  { additionalProperties: true },
-);
+export { RunBody, UpdateQuery } from '../../protocol/api/dash-update.js';
 
 export function parseChannel(v: string | undefined, fallback: ReleaseChannel): ReleaseChannel {
   if (v === undefined || v === '') return fallback;

@@ -401,3 +401,38 @@ export function decodeBlock(blob: Uint8Array): BlockData {
     series: view.keys.map((key, i) => ({ key, values: view.values(i) })),
   };
 }
+
+/**
+ * One block holding the points of `blocks` one after the other (compaction): the timestamps
+ * concatenated, every series of any block as one column, null where a block lacks it. Values
+ * are copied, never recomputed, so each point decodes to the same bits. The caller passes
+ * blocks in time order.
+ */
+export function mergeBlocks(blocks: readonly BlockData[]): BlockData {
+  const times: number[] = [];
+  const columns = new Map<string, { key: SeriesKey; values: Array<number | null> }>();
+  const padTo = (values: Array<number | null>, length: number) => {
+    while (values.length < length) values.push(null);
+  };
+  for (const block of blocks) {
+    const offset = times.length;
+    for (const t of block.times) times.push(t);
+    for (const s of block.series) {
+      const id = `${s.key.kind}:${s.key.id}:${s.key.index}`;
+      let col = columns.get(id);
+      if (!col) {
+        col = { key: s.key, values: [] };
+        columns.set(id, col);
+      }
+      padTo(col.values, offset);
+      for (const v of s.values) col.values.push(v);
+    }
+  }
+  return {
+    times,
+    series: [...columns.values()].map((col) => {
+      padTo(col.values, times.length);
+      return { key: col.key, values: col.values };
+    }),
+  };
+}

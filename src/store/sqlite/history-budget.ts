@@ -78,7 +78,7 @@ export function budgetRawCutoff(
 /**
  * Deletes up to `limit` whole blocks of a node whose newest point is before `cutoff`. A block
  * that straddles the cutoff stays whole until its newest point passes it (at most one seal
- * interval of extra points; reads filter by range anyway).
+ * interval of extra points, an hour for a compacted block; reads filter by range anyway).
  */
 export function deleteBlocksBefore(db: BetterSqlite3.Database, limit: number) {
   const select = db

@@ -25,7 +25,7 @@ import {
   watermarks,
 } from './metrics-jobs-state.js';
 import { ROLLUP_NODE_SHIFT, type Agg } from './rollup-codec.js';
-import { RollupSeriesCache, type SeriesLoader } from './rollup-series-cache.js';
+import { RollupSeriesCache, type SeriesLoader } from '../history/rollup-series-cache.js';
 
 /**
  * History reads (reference §4.5). Raw ranges bucket raw history (sealed blocks and the open

@@ -10,6 +10,22 @@ import {
   type StoredRow,
 } from './history-blocks.js';
 import { DEVICE_KIND_CODE, DEVICE_SCALES, HOST_COLUMNS, HOST_SCALES } from './metrics-codec.js';
+import type { OpenSample } from '../history-blocks/open-log-record.js';
+import type { OpenLogIndex } from './open-log-index.js';
+import { sealedWatermark } from './open-log-seal.js';
+
+/** The open-block logs a reader merges (docs/ingest-disk-writes.md), when there are any. */
+export interface OpenLogs {
+  logs(): readonly OpenLogIndex[];
+}
+
+/** A log was rotated after this read's snapshot began: its sealed part is not in the snapshot. */
+class RotatedMeanwhile extends Error {
+  constructor() {
+    super('an open-block log was rotated by a seal newer than this read; read again');
+  }
+}
+const READ_ATTEMPTS = 3;
 
 export interface Point {
   at: number;
@@ -28,7 +44,7 @@ export interface DeviceRow {
   values: number[];
 }
 
-export function historySource(db: BetterSqlite3.Database) {
+export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
   const blocks = db
     .prepare(
       `SELECT t_start, t_end, count, data FROM metrics_blocks
@@ -79,7 +95,54 @@ export function historySource(db: BetterSqlite3.Database) {
     return stmt;
   }
 
-  const snapshot = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+  const sealedMarks = db
+    .prepare("SELECT name, watermark FROM metrics_jobs WHERE name LIKE 'open_log_sealed_%'")
+    .raw(true);
+  /** Each log followed by this read, with the watermark its records count from. */
+  let current: Array<{ log: OpenLogIndex; from: number }> = [];
+
+  /**
+   * The watermarks are read first, in the snapshot, then the logs are brought up to date: a log
+   * that starts after its watermark was rotated by a seal this snapshot does not see, and the
+   * read is repeated.
+   */
+  function withLogs<T>(fn: () => T): T {
+    current = [];
+    if (open) {
+      const marks = new Map(sealedMarks.all() as Array<[string, number]>);
+      for (const log of open.logs()) {
+        log.refresh();
+        if (!log.header) continue;
+        const from = marks.get(sealedWatermark(log.header.shard)) ?? 0;
+        if (log.header.from > from) throw new RotatedMeanwhile();
+        current.push({ log, from });
+      }
+    }
+    return fn();
+  }
+
+  const snapshot = <T>(fn: () => T): T => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return db.inTransaction ? withLogs(fn) : db.transaction(() => withLogs(fn))();
+      } catch (err) {
+        if (!(err instanceof RotatedMeanwhile) || attempt >= READ_ATTEMPTS) throw err;
+      }
+    }
+  };
+
+  /** A node's unsealed samples in [from, to) from every log of this read. */
+  function openSamples(nodeId: number, from: number, to: number): OpenSample[] {
+    const out: OpenSample[] = [];
+    for (const c of current) out.push(...c.log.samples(nodeId, Math.max(from, c.from), to));
+    return out;
+  }
+
+  function openTimes(nodeId: number, from: number, to: number): number[] {
+    const out: number[] = [];
+    for (const c of current) out.push(...c.log.times(nodeId, Math.max(from, c.from), to));
+    return out;
+  }
 
   /** Stable sort by time, only when the merge produced points out of order. */
   function ordered(points: Point[]): Point[] {
@@ -111,6 +174,10 @@ export function historySource(db: BetterSqlite3.Database) {
         }
         for (const r of hostColumn(index).all(nodeId, from, to) as Array<[number, number]>) {
           out.push({ at: r[0], value: r[1] / scale });
+        }
+        for (const smp of openSamples(nodeId, from, to)) {
+          const v = smp.host[index];
+          if (v !== null && v !== undefined) out.push({ at: smp.at, value: v / scale });
         }
         return ordered(out);
       });
@@ -151,7 +218,9 @@ export function historySource(db: BetterSqlite3.Database) {
             }
           }
         }
-        for (const [at, blob] of rawDevices.all(nodeId, from, to) as Array<[number, Uint8Array]>) {
+        const raw = rawDevices.all(nodeId, from, to) as Array<[number, Uint8Array]>;
+        for (const smp of openSamples(nodeId, from, to)) raw.push([smp.at, smp.devices]);
+        for (const [at, blob] of raw) {
           for (const d of storedDevices(blob)) {
             if (d.kind !== code || (ids && !ids.has(d.id))) continue;
             const v = d.values[index];
@@ -193,7 +262,9 @@ export function historySource(db: BetterSqlite3.Database) {
             }
           }
         }
-        for (const [at, blob] of rawDevices.all(nodeId, from, to) as Array<[number, Uint8Array]>) {
+        const raw = rawDevices.all(nodeId, from, to) as Array<[number, Uint8Array]>;
+        for (const smp of openSamples(nodeId, from, to)) raw.push([smp.at, smp.devices]);
+        for (const [at, blob] of raw) {
           for (const d of storedDevices(blob)) {
             if (d.kind === code) out.push({ at, id: d.id, values: d.values });
           }
@@ -215,6 +286,9 @@ export function historySource(db: BetterSqlite3.Database) {
           }
         }
         out.push(...storedRows(nodeId, from, to));
+        for (const smp of openSamples(nodeId, from, to)) {
+          out.push({ at: smp.at, host: [...smp.host], devices: storedDevices(smp.devices) });
+        }
         for (let i = 1; i < out.length; i++) {
           if (out[i]!.at < out[i - 1]!.at) return out.sort((a, b) => a.at - b.at);
         }
@@ -229,7 +303,7 @@ export function historySource(db: BetterSqlite3.Database) {
         for (const [, , , data] of blocksIn(nodeId, from, to)) {
           for (const at of new BlockView(data).times()) if (at >= from && at < to) out.push(at);
         }
-        out.push(...(rawTimes.all(nodeId, from, to) as number[]));
+        out.push(...(rawTimes.all(nodeId, from, to) as number[]), ...openTimes(nodeId, from, to));
         return out.sort((a, b) => a - b);
       });
     },
@@ -237,7 +311,7 @@ export function historySource(db: BetterSqlite3.Database) {
     /** How many reports a node has in [from, to); whole blocks count without decoding. */
     count(nodeId: number, from: number, to: number): number {
       return snapshot(() => {
-        let n = rawCount.get(nodeId, from, to) as number;
+        let n = (rawCount.get(nodeId, from, to) as number) + openTimes(nodeId, from, to).length;
         for (const [start, end, count, data] of blocksIn(nodeId, from, to)) {
           if (start >= from && end < to) n += count;
           else for (const at of new BlockView(data).times()) if (at >= from && at < to) n++;
@@ -251,7 +325,8 @@ export function historySource(db: BetterSqlite3.Database) {
       return snapshot(() => {
         const b = firstBlock.get(nodeId) as number | null;
         const r = firstRaw.get(nodeId) as number | null;
-        const all = [b, r].filter((v): v is number => v !== null);
+        const o = openTimes(nodeId, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)[0] ?? null;
+        const all = [b, r, o].filter((v): v is number => v !== null);
         return all.length === 0 ? undefined : Math.min(...all);
       });
     },

@@ -13,6 +13,10 @@ import type { OpenLogIndex } from './open-log-index.js';
  * transaction) because the rotation that follows drops the log's copy.
  */
 
+/**
+ * Name of a log's sealed watermark in metrics_jobs. None yet counts as 0, and a new log starts
+ * at its watermark, so a log whose header starts later was rotated by a newer seal.
+ */
 export const sealedWatermark = (shard: number) => `open_log_sealed_${shard}`;
 
 export interface LogSealResult {
@@ -49,7 +53,7 @@ export function sealOpenLog(
   db.pragma('synchronous = FULL');
   try {
     db.transaction(() => {
-      const sealedBefore = marks.get(sealedWatermark(shard)) ?? Number.MIN_SAFE_INTEGER;
+      const sealedBefore = marks.get(sealedWatermark(shard)) ?? 0;
       for (const node of index.nodeIds()) {
         const windows = new Map<number, StoredRow[]>();
         for (const s of index.samples(node, sealedBefore, boundary)) {

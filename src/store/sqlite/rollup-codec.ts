@@ -124,6 +124,15 @@ export function decodeRollupHost(blob: Uint8Array, index: number): Agg | undefin
   return readAgg(r);
 }
 
+/**
+ * Bytes at the head of a rollup record that always hold host series `index` (the host count,
+ * then per series a count varint of at most 5 bytes and four f64s): a reader fetching only
+ * that prefix (PostgreSQL: substring of the bytea) decodes it with decodeRollupHost.
+ */
+export function rollupHostPrefixBytes(index: number): number {
+  return 5 + (index + 1) * (5 + 32);
+}
+
 export function decodeRollup(blob: Uint8Array): RollupRecord {
   const r = new ByteReader(blob);
   const rec = new RollupRecord();

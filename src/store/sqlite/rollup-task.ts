@@ -7,6 +7,7 @@ import {
   WATERMARK_1H,
   watermarks,
 } from './metrics-jobs-state.js';
+import { compactTask } from './block-compaction.js';
 import { DEFAULT_SEAL_MS, historyNodeIds, sealTask } from './history-blocks.js';
 import { historySource } from './history-source.js';
 import { rollupId } from './rollup-codec.js';
@@ -24,7 +25,8 @@ const NODES_PER_STEP = 25;
 export { ROLLUP_GRACE_MS };
 
 /**
- * Seals closed windows of raw rows into blocks (history-blocks.ts), then materialises closed
+ * Seals closed windows of raw rows into blocks (history-blocks.ts), merges the small blocks of
+ * closed hours (block-compaction.ts), then materialises closed
  * 15-minute buckets from raw history (blocks and raw rows) newer than the watermark, then 1-hour
  * buckets from their four 15-minute rows. Idempotent: a bucket is recomputed from scratch and
  * upserted, so a crash between steps only repeats work. Yields between small steps.
@@ -35,6 +37,7 @@ export function* rollupTask(
   sealMs: number = DEFAULT_SEAL_MS,
 ): Generator<void, RollupRunResult> {
   const sealed = yield* sealTask(db, now, sealMs);
+  const compacted = yield* compactTask(db, now, sealMs);
   const wm = watermarks(db);
   const source = historySource(db);
   const nodeIds = historyNodeIds(db);
@@ -84,5 +87,6 @@ export function* rollupTask(
     buckets: quarters.length,
     sealedBlocks: sealed.blocks,
     sealedPoints: sealed.points,
+    compactedBlocks: compacted.merged,
   };
 }

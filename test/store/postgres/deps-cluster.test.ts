@@ -72,6 +72,8 @@ async function instance(url: string, channel: string, key: Buffer) {
     uptime,
     reportEvents,
     leaderRetryMs: 50,
+    // Advisory locks are database-wide: test files running at once must not share one.
+    leaderName: `alerts-${channel}`,
   });
   // What the leader's alert evaluation is handed (AlertsService itself is tested elsewhere).
   const evaluated: AcceptedReport[] = [];

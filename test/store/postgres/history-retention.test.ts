@@ -92,6 +92,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('history retention on PostgreSQL', () => {
     );
     expect(facts.rawPoints).toBe(44);
     expect(facts.rawOldestAt).toBe(NOW - 10 * DAY);
+    expect([facts.openRows, facts.openBytes]).toEqual([0, 0]);
     expect(facts.budgetCutoff).toBeUndefined();
     const days = await rawDays(store.pool);
     const dayBytes = days.find((d) => d.day === TODAY - 3 * DAY)!.bytes;

@@ -14,19 +14,25 @@ describe.skipIf(!POSTGRES_AVAILABLE)('jobs once across instances (advisory locks
   afterEach(async () => store.close());
 
   it('runs a job on one instance at a time; the other skips its turn', async () => {
-    // Two instances: two pools, so two database sessions.
-    const otherPool = createPool(POSTGRES_TEST_URL, { max: 1 });
+    // Two instances: two pools on the same schema, so two database sessions.
+    const { rows } = await store.pool.query<{ s: string }>('SELECT current_schema() AS s');
+    const url = new URL(POSTGRES_TEST_URL);
+    url.searchParams.set('options', `-c search_path=${rows[0]!.s}`);
+    const otherPool = createPool(url.toString(), { max: 1 });
     try {
       const a = postgresJobLocks(store.pool);
       const b = postgresJobLocks(otherPool);
       const name = `t${Math.random().toString(36).slice(2)}`;
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
+      let entered = false;
       const first = a.runExclusive(name, async () => {
+        entered = true;
         await held;
         return 'a';
       });
-      await new Promise((r) => setTimeout(r, 50));
+      // Wait until A holds the lock (a fixed sleep is too short on a loaded machine).
+      while (!entered) await new Promise((r) => setTimeout(r, 5));
       expect(await b.runExclusive(name, async () => 'b')).toEqual({ ran: false });
       expect(await b.runExclusive(`${name}-other`, async () => 'b')).toEqual({
         ran: true,

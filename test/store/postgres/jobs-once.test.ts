@@ -99,6 +99,24 @@ describe.skipIf(!POSTGRES_AVAILABLE)('work done once across two instances', () =
     expect(day).toEqual([{ online_ms: MIN + 5_000 }]);
   });
 
+  it("runs a turn once even when the instances' timers fire one after the other", async () => {
+    const runs: string[] = [];
+    const name = `turns-${Math.random().toString(36).slice(2)}`;
+    const job = (who: string) => ({
+      name,
+      nextRunAt: (now: number) => now + 10_000,
+      runOnce: async (now: number) => void runs.push(`${who}@${now}`),
+    });
+    const ja = exclusiveJob(job('a'), postgresJobLocks(a.pool));
+    const jb = exclusiveJob(job('b'), postgresJobLocks(b.pool));
+    await ja.runOnce(T0);
+    await jb.runOnce(T0 + 3_000); // the same turn, on B's timer: skipped
+    await jb.runOnce(T0 + 10_000); // the next turn: B is first
+    await ja.runOnce(T0 + 10_050);
+    await ja.runOnce(T0 + 21_000); // B died: A's next timer runs it
+    expect(runs).toEqual([`a@${T0}`, `b@${T0 + 10_000}`, `a@${T0 + 21_000}`]);
+  });
+
   it('one instance leads alert evaluation; another takes over when it dies', async () => {
     const changes: string[] = [];
     const lock = (who: string) =>

@@ -42,6 +42,13 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
       )
     )[0];
 
+  it('with several instances, rewrites the stored projection with every current report', async () => {
+    const shared = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    await shared.commitBatch([metricsWrite(1, T0)]);
+    await shared.commitBatch([metricsWrite(1, T0 + 3000, { seq: 1 })]);
+    expect(await current(1)).toMatchObject({ received_at: T0 + 3000, first_received_at: T0 });
+  });
+
   it('stores one raw row per report; the stored projection is rewritten once it is 30+ s old', async () => {
     const out = await engine.commitBatch([
       metricsWrite(1, T0),

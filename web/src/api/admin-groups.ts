@@ -1,12 +1,8 @@
+import type { AdminGroup, GroupInput } from '../../../src/protocol/api/admin-nodes';
 import { request } from './http';
 
-/** Item of GET /api/admin/groups/ (reference §5.1). */
-export interface AdminGroup {
-  id: number;
-  name: string;
-  remark: string;
-  server_count: number;
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+export type { AdminGroup };
 
 export function listGroups(signal?: AbortSignal): Promise<AdminGroup[]> {
   return request<AdminGroup[]>('/api/admin/groups/', { signal });
@@ -16,7 +12,7 @@ export function createGroup(name: string, remark: string): Promise<void> {
   return request<void>('/api/admin/groups/', { method: 'POST', body: { name, remark } });
 }
 
-export function updateGroup(id: number, patch: { name?: string; remark?: string }): Promise<void> {
+export function updateGroup(id: number, patch: GroupInput): Promise<void> {
   return request<void>(`/api/admin/groups/${id}`, { method: 'PATCH', body: patch });
 }
 

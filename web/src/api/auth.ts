@@ -1,21 +1,13 @@
+import type {
+  Persistence,
+  Sessions,
+  SessionItem,
+  TokenGrant,
+} from '../../../src/protocol/api/auth';
 import { readCookie, request } from './http';
 
-/** Login and refresh answer (spec §2.6, reference §7.2). */
-export interface TokenGrant {
-  access_token: string;
-  /** RFC 3339 expiry of the access token. */
-  expires_at: string;
-  csrf_token: string;
-}
-
-export type Persistence = 'session' | 'persistent';
-
-export interface SessionItem {
-  id: string;
-  expires_at: string;
-  session_only: boolean;
-  current: boolean;
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+export type { Persistence, SessionItem, TokenGrant };
 
 function csrfHeaders(csrf?: string | null): Record<string, string> {
   const token = csrf ?? readCookie('csrf');
@@ -48,7 +40,7 @@ export function logout(csrf?: string | null): Promise<void> {
 }
 
 export async function listSessions(signal?: AbortSignal): Promise<SessionItem[]> {
-  const body = await request<{ sessions: SessionItem[] }>('/api/auth/sessions/', { signal });
+  const body = await request<Sessions>('/api/auth/sessions/', { signal });
   return body.sessions;
 }
 

@@ -1,36 +1,18 @@
+import type {
+  Channel,
+  ChannelInput,
+  ChannelType,
+  MtprotoCode,
+  MtprotoPasswordRequired,
+  MtprotoPing,
+} from '../../../src/protocol/api/channels';
 import { request } from './http';
 
-export type ChannelType = 'telegram' | 'email' | 'webhook';
+// Plain constants (no schema code enters the bundle).
+export { CHANNEL_TYPES, oneOf } from '../../../src/protocol/api/constants';
 
-/** Item of GET /api/admin/alerts/channels/ (config sanitized: no secrets). */
-export interface Channel {
-  id: number;
-  name: string;
-  type: ChannelType;
-  config: Record<string, unknown> | null;
-  enabled: boolean;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-  delivery_status: 'unknown' | 'healthy' | 'degraded' | 'disabled';
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-  last_error_code: string | null;
-  last_error: string | null;
-  next_retry_at: string | null;
-  next_probe_at: string | null;
-  pending_count: number;
-  blocked_count: number;
-}
-
-export interface ChannelInput {
-  name: string;
-  type: ChannelType;
-  enabled: boolean;
-  config: Record<string, unknown>;
-  revision?: number;
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+export type { Channel, ChannelInput, ChannelType };
 
 const BASE = '/api/admin/alerts/channels';
 
@@ -46,12 +28,12 @@ export const testChannel = (id: number) =>
 export const deleteChannel = (id: number) => request<void>(`${BASE}/${id}`, { method: 'DELETE' });
 
 export const mtprotoCode = (channelId: number) =>
-  request<{ login_id: string; timeout?: number }>(`${BASE}/telegram/mtproto/code`, {
+  request<MtprotoCode>(`${BASE}/telegram/mtproto/code`, {
     method: 'POST',
     body: { channel_id: channelId },
   });
 export const mtprotoVerify = (loginId: string, code: string) =>
-  request<{ password_required: true } | undefined>(`${BASE}/telegram/mtproto/verify`, {
+  request<MtprotoPasswordRequired | undefined>(`${BASE}/telegram/mtproto/verify`, {
     method: 'POST',
     body: { login_id: loginId, code },
   });
@@ -61,7 +43,7 @@ export const mtprotoPassword = (loginId: string, password: string) =>
     body: { login_id: loginId, password },
   });
 export const mtprotoPing = (channelId: number) =>
-  request<{ valid: boolean; reason?: string }>(`${BASE}/telegram/mtproto/ping`, {
+  request<MtprotoPing>(`${BASE}/telegram/mtproto/ping`, {
     method: 'POST',
     body: { channel_id: channelId },
   });

@@ -1,38 +1,14 @@
+import type {
+  DashUpdateCheck,
+  DashUpdateStatus,
+  ReleaseNotes,
+  RunRequestBody,
+  UpdateChannel,
+} from '../../../src/protocol/api/dash-update';
 import { request } from './http';
 
-export type UpdateChannel = 'release' | 'prerelease';
-
-/** GET /api/admin/system/dash-update/status (docs/operations.md). */
-export interface DashUpdateStatus {
-  id?: string;
-  status: 'idle' | 'running' | 'completed' | 'failed';
-  action?: 'update' | 'reinstall';
-  channel?: UpdateChannel;
-  origin?: 'admin' | 'auto';
-  target_version?: string;
-  from_version?: string;
-  phase?: string;
-  failure_code?: string;
-  started_at?: string;
-  finished_at?: string;
-  exit_code?: number;
-  log_tail?: string;
-  available: boolean;
-  unavailable_reason?: string;
-  current_version: string;
-  update_available_version?: string;
-  last_checked_at?: string;
-}
-
-export interface DashUpdateCheck {
-  current_version: string;
-  current_channel: UpdateChannel;
-  target_channel: UpdateChannel;
-  latest_version: string;
-  install_revision: string;
-  version_status: 'available' | 'current' | 'ahead' | 'unknown';
-  bundled_node_version: string;
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+export type { DashUpdateCheck, DashUpdateStatus, UpdateChannel };
 
 const BASE = '/api/admin/system/dash-update';
 
@@ -44,9 +20,7 @@ export function checkDashUpdate(channel: UpdateChannel): Promise<DashUpdateCheck
   return request<DashUpdateCheck>(`${BASE}/check`, { query: { channel } });
 }
 
-export function fetchReleaseNotes(
-  channel: UpdateChannel,
-): Promise<{ source_url: string; html: string }> {
+export function fetchReleaseNotes(channel: UpdateChannel): Promise<ReleaseNotes> {
   return request(`${BASE}/release-notes`, { query: { channel, lang: 'en' } });
 }
 
@@ -55,15 +29,13 @@ export function runDashUpdate(
   action: 'update' | 'reinstall',
   plan: DashUpdateCheck,
 ): Promise<DashUpdateStatus> {
-  return request<DashUpdateStatus>(`${BASE}/run`, {
-    method: 'POST',
-    body: {
-      action,
-      channel: plan.target_channel,
-      lang: 'en',
-      target_version: action === 'reinstall' ? plan.current_version : plan.latest_version,
-      expected_current_version: plan.current_version,
-      expected_install_revision: plan.install_revision,
-    },
-  });
+  const body: RunRequestBody = {
+    action,
+    channel: plan.target_channel,
+    lang: 'en',
+    target_version: action === 'reinstall' ? plan.current_version : plan.latest_version,
+    expected_current_version: plan.current_version,
+    expected_install_revision: plan.install_revision,
+  };
+  return request<DashUpdateStatus>(`${BASE}/run`, { method: 'POST', body });
 }

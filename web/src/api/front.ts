@@ -11,6 +11,7 @@ import type {
   SmartView,
   ThermalView,
 } from '../../../src/protocol/front-view';
+import type { Brand, FrontGroup } from '../../../src/protocol/api/front';
 
 // The wire types of GET /api/front/metrics are the server's own (src/protocol/front-view.ts),
 // under the names the UI uses, so the two cannot drift apart.
@@ -28,19 +29,7 @@ export type Pressure = PressureView;
 export type PressureStats = PressureStatsView;
 export type PressureResource = NonNullable<PressureView['cpu']>;
 
-export interface Brand {
-  logo_url: string;
-  page_title: string;
-  topbar_text: string;
-  /** This Dash runs an agent for its own host (older servers omit it). */
-  local_agent?: boolean;
-}
-
-export interface FrontGroup {
-  id: number;
-  name: string;
-  node_ids: number[];
-}
+export type { Brand, FrontGroup };
 
 export function fetchFrontMetrics(signal?: AbortSignal, timeoutMs = 3000): Promise<NodeView[]> {
   return request<NodeView[]>('/api/front/metrics', { signal, timeoutMs });

@@ -64,11 +64,27 @@ function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | und
   return signals.length === 1 ? signals[0] : AbortSignal.any(signals);
 }
 
+/**
+ * What an error answer is probed for: the body may be anything (a proxy's page, an empty body),
+ * so each field is checked before use.
+ */
+interface ErrorProbe {
+  code?: unknown;
+  message?: unknown;
+}
+
+/** One XMLHttpRequest's outcome, before it is read like a fetch response. */
+interface XhrAnswer {
+  status: number;
+  body: string;
+  type: string;
+}
+
 async function toApiError(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
   let message = res.statusText || `HTTP ${res.status}`;
   try {
-    const body = (await res.json()) as { code?: unknown; message?: unknown };
+    const body = (await res.json()) as ErrorProbe;
     if (typeof body.code === 'string') code = body.code;
     if (typeof body.message === 'string') message = body.message;
   } catch {
@@ -137,7 +153,7 @@ export async function uploadForm<T>(
   onProgress?: (fraction: number) => void,
 ): Promise<T> {
   const once = (token: string | null) =>
-    new Promise<{ status: number; body: string; type: string }>((resolve, reject) => {
+    new Promise<XhrAnswer>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', path);
       xhr.setRequestHeader('accept', 'application/json');
@@ -164,7 +180,7 @@ export async function uploadForm<T>(
     let code = `http_${res.status}`;
     let message = `HTTP ${res.status}`;
     try {
-      const body = JSON.parse(res.body) as { code?: unknown; message?: unknown };
+      const body = JSON.parse(res.body) as ErrorProbe;
       if (typeof body.code === 'string') code = body.code;
       if (typeof body.message === 'string') message = body.message;
     } catch {

@@ -1,19 +1,30 @@
+import type {
+  AccessSettings,
+  GuestMode,
+  HistoryResponse,
+  UptimeDay,
+  UptimeDayResponse,
+  UptimeResponse,
+  VersionInfo,
+} from '../../../src/protocol/api/metrics';
+import type { HistoryAgg, HistoryRange } from '../../../src/protocol/history-metrics';
 import { request } from './http';
 
-export const HISTORY_RANGES = ['30m', '1h', '12h', '24h', '1w', '15d', '30d'] as const;
-export type HistoryRange = (typeof HISTORY_RANGES)[number];
-
-export type HistoryAgg = 'avg' | 'max' | 'min' | 'last';
-
-/** GET /api/metrics/history answer (reference §4.5). */
-export interface HistoryResponse {
-  server_id: number;
-  metric: string;
-  range: HistoryRange;
-  agg: HistoryAgg;
-  step_sec: number;
-  points: { ts: string; value: number | null }[];
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+// The ranges are a plain constant module (no schema code enters the bundle).
+export { HISTORY_RANGES } from '../../../src/protocol/history-metrics';
+export { GUEST_MODES, oneOf } from '../../../src/protocol/api/constants';
+export type {
+  AccessSettings,
+  GuestMode,
+  HistoryAgg,
+  HistoryRange,
+  HistoryResponse,
+  UptimeDay,
+  UptimeDayResponse,
+  UptimeResponse,
+  VersionInfo,
+};
 
 export interface HistoryQuery {
   serverId: string;
@@ -36,28 +47,6 @@ export function fetchHistory(q: HistoryQuery, signal?: AbortSignal): Promise<His
   });
 }
 
-export interface UptimeDay {
-  date: string;
-  percent: number | null;
-  observed_ms: number;
-}
-
-/** GET /api/metrics/uptime answer (spec §2.5). */
-export interface UptimeResponse {
-  enabled: boolean;
-  timezone: string;
-  generated_at: string;
-  warning_sla: number;
-  error_sla: number;
-  nodes: { server_id: string; days: UptimeDay[] }[];
-}
-
-export interface UptimeDayResponse {
-  date: string;
-  hours: (number | null)[];
-  observed_ms: number[];
-}
-
 export function fetchUptime(signal?: AbortSignal): Promise<UptimeResponse> {
   return request<UptimeResponse>('/api/metrics/uptime', { signal });
 }
@@ -73,20 +62,8 @@ export function fetchUptimeDay(
   });
 }
 
-export type GuestMode = 'disabled' | 'by_node';
-
-export interface AccessSettings {
-  history_guest_access_mode: GuestMode;
-  traffic_guest_access_mode: GuestMode;
-}
-
 export function fetchAccess(signal?: AbortSignal): Promise<AccessSettings> {
   return request<AccessSettings>('/api/statistics/access', { signal });
-}
-
-export interface VersionInfo {
-  version: string;
-  node_version: string;
 }
 
 export function fetchVersion(signal?: AbortSignal): Promise<VersionInfo> {

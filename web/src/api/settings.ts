@@ -1,39 +1,21 @@
+import type {
+  SystemSettings,
+  SystemSettingsPatch,
+  TrafficSettings,
+  TrafficSettingsPatch,
+} from '../../../src/protocol/api/settings';
 import { request } from './http';
-import type { GuestMode } from './metrics';
 
-/** GET /api/admin/system/settings/ (spec §2.10, reference §9.1). */
-export interface SystemSettings {
-  history_guest_access_mode: GuestMode;
-  dash_update_channel: 'release' | 'prerelease';
-  dash_update_mode: 'manual' | 'notify' | 'auto';
-  logo_url: string;
-  page_title: string;
-  topbar_text: string;
-  uptime_guest_visible: boolean;
-  uptime_warning_sla: number;
-  uptime_error_sla: number;
-}
+// Wire types are the server's own (src/protocol/api/), so the two cannot drift apart.
+export type { SystemSettings, TrafficSettings, TrafficSettingsPatch };
 
 export function fetchSystemSettings(signal?: AbortSignal): Promise<SystemSettings> {
   return request<SystemSettings>('/api/admin/system/settings/', { signal });
 }
 
-export function patchSystemSettings(patch: Partial<SystemSettings>): Promise<void> {
+export function patchSystemSettings(patch: SystemSettingsPatch): Promise<void> {
   return request<void>('/api/admin/system/settings/', { method: 'PATCH', body: patch });
 }
-
-/** GET /api/statistics/traffic/settings (reference §6.1). */
-export interface TrafficSettings {
-  guest_access_mode: GuestMode;
-  usage_mode: 'lite' | 'billing';
-  direction_mode: 'out' | 'both' | 'max';
-  cycle_mode?: string;
-  billing_timezone?: string;
-}
-
-export type TrafficSettingsPatch = Partial<
-  Pick<TrafficSettings, 'guest_access_mode' | 'usage_mode' | 'direction_mode'>
->;
 
 export function fetchTrafficSettings(signal?: AbortSignal): Promise<TrafficSettings> {
   return request<TrafficSettings>('/api/statistics/traffic/settings', { signal });

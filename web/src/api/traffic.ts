@@ -1,48 +1,36 @@
 import type {
   AdjustmentDirection,
+  NewAdjustment,
+  RebuildState,
   TrafficAdjustment,
   TrafficCalibration,
+  TrafficAdjustments,
+  TrafficDaily,
+  TrafficDay,
   TrafficForecast,
+  TrafficIfaces,
+  TrafficMonthly,
   TrafficStats,
+  TrafficSummary,
 } from '../../../src/protocol/traffic';
 import { request } from './http';
 
-// Wire types of the stats, forecast and bills are the server's own (src/protocol/traffic.ts).
+// Wire types are the server's own (src/protocol/traffic.ts), so the two cannot drift apart.
 export type {
   AdjustmentDirection,
+  NewAdjustment,
+  RebuildState,
   TrafficAdjustment,
   TrafficCalibration,
+  TrafficDay,
   TrafficForecast,
   TrafficStats,
+  TrafficSummary,
 };
-
-export interface TrafficSummary {
-  server_id: number;
-  server_name?: string;
-  iface: string;
-  usage_mode: 'lite' | 'billing';
-  direction_mode: 'out' | 'both' | 'max';
-  cycle: {
-    mode: string;
-    billing_start_day: number;
-    billing_anchor_date?: string;
-    timezone: string;
-    start: string;
-    end: string;
-  };
-  stats: TrafficStats;
-  forecast?: TrafficForecast;
-}
-
-export interface TrafficDay {
-  start: string;
-  end: string;
-  stats: TrafficStats;
-}
 
 export type TrafficPeriod = 'current' | 'previous';
 
-export function fetchIfaces(serverId: string, signal?: AbortSignal): Promise<{ name: string }[]> {
+export function fetchIfaces(serverId: string, signal?: AbortSignal): Promise<TrafficIfaces> {
   return request('/api/statistics/traffic/ifaces', { signal, query: { server_id: serverId } });
 }
 
@@ -62,7 +50,7 @@ export function fetchTrafficDaily(
   iface: string,
   period: TrafficPeriod,
   signal?: AbortSignal,
-): Promise<{ items: TrafficDay[] }> {
+): Promise<TrafficDaily> {
   return request('/api/statistics/traffic/daily', {
     signal,
     query: { server_id: serverId, iface, period },
@@ -74,24 +62,11 @@ export function fetchTrafficMonthly(
   iface: string,
   months: number,
   signal?: AbortSignal,
-): Promise<{ includes_current: boolean; items: TrafficSummary[] }> {
+): Promise<TrafficMonthly> {
   return request('/api/statistics/traffic/monthly', {
     signal,
     query: { server_id: serverId, iface, months, period: 'current' },
   });
-}
-
-/** Spec §2.8, with progress. */
-export interface RebuildState {
-  server_id: number;
-  status: 'idle' | 'running' | 'completed' | 'failed';
-  running: boolean;
-  started_at?: string;
-  finished_at?: string;
-  code?: string;
-  error?: string;
-  chunks_done: number;
-  chunks_total: number;
 }
 
 export function fetchRebuildState(signal?: AbortSignal): Promise<RebuildState> {
@@ -107,19 +82,11 @@ export function fetchAdjustments(
   serverId: string,
   iface: string,
   signal?: AbortSignal,
-): Promise<{ items: TrafficAdjustment[] }> {
+): Promise<TrafficAdjustments> {
   return request(`/api/admin/nodes/${serverId}/traffic/adjustments`, {
     signal,
     query: { iface },
   });
-}
-
-export interface NewAdjustment {
-  iface: string;
-  cycle_start: string;
-  direction: AdjustmentDirection;
-  billed_bytes: number;
-  note: string;
 }
 
 export function createAdjustment(

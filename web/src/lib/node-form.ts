@@ -1,4 +1,12 @@
-import type { AdminNode, CycleMode, DirectionMode, NodePatch } from '../api/admin-nodes';
+import {
+  CYCLE_MODES,
+  DIRECTION_MODES,
+  oneOf,
+  type AdminNode,
+  type CycleMode,
+  type DirectionMode,
+  type NodePatch,
+} from '../api/admin-nodes';
 
 /** Editable fields of a node as the form holds them (tags as typed text). */
 export interface NodeForm {
@@ -21,11 +29,12 @@ export function formFromNode(n: AdminNode): NodeForm {
     groupIds: [...n.group_ids],
     guestVisible: n.is_guest_visible,
     p95: n.traffic_p95_enabled,
-    cycleMode: n.traffic_cycle_mode,
+    // The legacy stored `default` is the calendar month.
+    cycleMode: oneOf(n.traffic_cycle_mode, CYCLE_MODES, 'calendar_month'),
     startDay: String(n.traffic_billing_start_day || 1),
     anchorDate: n.traffic_billing_anchor_date,
     timezone: n.traffic_billing_timezone,
-    direction: n.traffic_direction_mode,
+    direction: oneOf(n.traffic_direction_mode, DIRECTION_MODES, 'default'),
   };
 }
 

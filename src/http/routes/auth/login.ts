@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
 import { defineRoute, NODE_BODY_LIMIT } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { AppError } from '../../../errors/app-error.js';
 import { parsePersistence } from '../../../domain/auth/auth-service.js';
 import { clientAddressKey } from '../../../domain/auth/client-network.js';
 import { setSessionCookies } from '../../auth-cookies.js';
-import { presentToken, TokenResponse } from '../../presenters/auth.js';
+import { presentToken } from '../../presenters/auth.js';
+import { LoginBody, TokenGrantSchema } from '../../../protocol/api/auth.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'auth' | 'clock' | 'config' | 'loginLimiter'>;
@@ -21,11 +21,8 @@ export function loginRoute(deps: Deps) {
     jsonErrorCode: 'invalid_json',
     validationErrorCode: 'invalid_json',
     schema: {
-      body: Type.Object({
-        password: Type.Optional(Type.String()),
-        persistence: Type.Optional(Type.String()),
-      }),
-      response: { 200: TokenResponse },
+      body: LoginBody,
+      response: { 200: TokenGrantSchema },
     },
     handler: async (req, reply) => {
       // Per client address, failures only: a neighbour guessing cannot lock the admin out.

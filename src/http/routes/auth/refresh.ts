@@ -1,7 +1,8 @@
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { sessionProof, setSessionCookies } from '../../auth-cookies.js';
-import { presentToken, TokenResponse } from '../../presenters/auth.js';
+import { presentToken } from '../../presenters/auth.js';
+import { TokenGrantSchema } from '../../../protocol/api/auth.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'auth' | 'clock' | 'config'>;
@@ -12,7 +13,7 @@ export function refreshRoute(deps: Deps) {
     method: 'POST',
     path: '/api/auth/refresh',
     auth: 'refresh',
-    schema: { response: { 200: TokenResponse } },
+    schema: { response: { 200: TokenGrantSchema } },
     handler: async (req, reply) => {
       const proof = sessionProof(req);
       const issued = await deps.auth.refresh(proof.refresh, proof.csrfCookie, proof.csrfHeader);

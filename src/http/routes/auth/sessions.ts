@@ -3,7 +3,8 @@ import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { AppError } from '../../../errors/app-error.js';
 import { clearSessionCookies } from '../../auth-cookies.js';
-import { presentSessions, SessionsResponse } from '../../presenters/auth.js';
+import { presentSessions } from '../../presenters/auth.js';
+import { SessionsSchema } from '../../../protocol/api/auth.js';
 import '../../request-context.js';
 
 /** The services these routes use (not the whole composition root). */
@@ -15,7 +16,7 @@ export function listSessionsRoute(deps: Deps) {
     method: 'GET',
     path: '/api/auth/sessions/',
     auth: 'admin',
-    schema: { response: { 200: SessionsResponse } },
+    schema: { response: { 200: SessionsSchema } },
     handler: (req) => presentSessions(deps.auth.list(req.adminSessionId)),
   });
 }

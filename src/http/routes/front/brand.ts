@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
+import { BrandSchema } from '../../../protocol/api/front.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'systemSettings' | 'config'>;
@@ -16,14 +16,7 @@ export function brandRoute(deps: Deps) {
     path: '/api/front/brand',
     auth: 'optional',
     schema: {
-      response: {
-        200: Type.Object({
-          logo_url: Type.String(),
-          page_title: Type.String(),
-          topbar_text: Type.String(),
-          local_agent: Type.Boolean(),
-        }),
-      },
+      response: { 200: BrandSchema },
     },
     handler: async () => ({
       ...(await deps.systemSettings.get()),

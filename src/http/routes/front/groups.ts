@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import '../../request-context.js';
+import { FrontGroupSchema } from '../../../protocol/api/front.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'groups'>;
@@ -13,15 +14,7 @@ export function frontGroupsRoute(deps: Deps) {
     path: '/api/front/groups',
     auth: 'optional',
     schema: {
-      response: {
-        200: Type.Array(
-          Type.Object({
-            id: Type.Integer(),
-            name: Type.String(),
-            node_ids: Type.Array(Type.Integer()),
-          }),
-        ),
-      },
+      response: { 200: Type.Array(FrontGroupSchema) },
     },
     handler: async (req) =>
       (await deps.groups.frontGroups(req.adminSessionId !== undefined)).map((g) => ({

@@ -3,6 +3,7 @@ import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
 import { rfc3339 } from '../../../platform/time-format.js';
 import '../../request-context.js';
+import { HistoryResponseSchema } from '../../../protocol/api/metrics.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'historyService'>;
@@ -25,18 +26,7 @@ export function historyRoute(deps: Deps) {
     storeErrorCode: 'service_unavailable',
     schema: {
       querystring: Query,
-      response: {
-        200: Type.Object({
-          server_id: Type.Integer(),
-          metric: Type.String(),
-          range: Type.String(),
-          agg: Type.String(),
-          step_sec: Type.Integer(),
-          points: Type.Array(
-            Type.Object({ ts: Type.String(), value: Type.Union([Type.Number(), Type.Null()]) }),
-          ),
-        }),
-      },
+      response: { 200: HistoryResponseSchema },
     },
     handler: async (req) => {
       const q = req.query;

@@ -1,13 +1,9 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
-import {
-  presentUptime,
-  presentUptimeDay,
-  UptimeDayResponse,
-  UptimeResponse,
-} from '../../presenters/uptime.js';
+import { presentUptime, presentUptimeDay } from '../../presenters/uptime.js';
 import '../../request-context.js';
+import { UptimeDayResponseSchema, UptimeResponseSchema } from '../../../protocol/api/metrics.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'uptime'>;
@@ -20,7 +16,7 @@ export function uptimeRoute(deps: Deps) {
     aliases: ['/api/metrics/uptime/'],
     auth: 'optional',
     storeErrorCode: 'service_unavailable',
-    schema: { response: { 200: UptimeResponse } },
+    schema: { response: { 200: UptimeResponseSchema } },
     handler: async (req) =>
       presentUptime(await deps.uptime.overview({ admin: req.adminSessionId !== undefined })),
   });
@@ -40,7 +36,7 @@ export function uptimeDayRoute(deps: Deps) {
         server_id: Type.Optional(Type.String()),
         date: Type.Optional(Type.String()),
       }),
-      response: { 200: UptimeDayResponse },
+      response: { 200: UptimeDayResponseSchema },
     },
     handler: async (req) =>
       presentUptimeDay(

@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
+import { AccessSettingsSchema } from '../../../protocol/api/metrics.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'systemSettings' | 'trafficSettings'>;
@@ -12,12 +12,7 @@ export function accessRoute(deps: Deps) {
     path: '/api/statistics/access',
     auth: 'optional',
     schema: {
-      response: {
-        200: Type.Object({
-          history_guest_access_mode: Type.String(),
-          traffic_guest_access_mode: Type.String(),
-        }),
-      },
+      response: { 200: AccessSettingsSchema },
     },
     handler: async () => ({
       history_guest_access_mode: (await deps.systemSettings.get()).history_guest_access_mode,

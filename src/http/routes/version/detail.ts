@@ -1,11 +1,9 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../route-def.js';
 import type { AppDeps } from '../../../deps.js';
+import { VersionInfoSchema } from '../../../protocol/api/metrics.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'versions'>;
-
-const VersionResponse = Type.Object({ version: Type.String(), node_version: Type.String() });
 
 /** GET /api/version/ — service version and the node agent version bundled with it. */
 export function versionDetailRoute(deps: Deps) {
@@ -14,7 +12,7 @@ export function versionDetailRoute(deps: Deps) {
     path: '/api/version/',
     aliases: ['/api/version'],
     auth: 'public',
-    schema: { response: { 200: VersionResponse } },
+    schema: { response: { 200: VersionInfoSchema } },
     handler: () => ({ version: deps.versions.dash, node_version: deps.versions.node }),
   });
 }

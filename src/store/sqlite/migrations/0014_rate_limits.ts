@@ -1,7 +1,9 @@
 /**
- * Rate-limit counters shared by Dash instances (issue 23): one row per limiter scope, client
- * key and fixed window, counting that window's hits. SQLite keeps its limiters in memory (one
- * process) and never writes here; the table exists so both engines name the same schema state.
+ * State shared by Dash instances (issue 23): rate-limit counters (one row per limiter scope,
+ * client key and fixed window, counting that window's hits) and the start of each shared job's
+ * last run on any instance. SQLite is one process, keeps its limiters in memory and runs its
+ * jobs unlocked, so it never writes here; the tables exist so both engines name the same
+ * schema state.
  */
 export const up = [
   `CREATE TABLE rate_limit_hits (
@@ -10,5 +12,9 @@ export const up = [
     window_start INTEGER NOT NULL,
     hits INTEGER NOT NULL,
     PRIMARY KEY (scope, key, window_start)
+  ) WITHOUT ROWID`,
+  `CREATE TABLE job_runs (
+    name TEXT PRIMARY KEY,
+    started_at INTEGER NOT NULL
   ) WITHOUT ROWID`,
 ];

@@ -1,6 +1,5 @@
-import type { Static } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StorageResponse } from '../../../../src/http/routes/admin/system/storage.js';
+import type { StorageStatus } from '../../../../src/protocol/api/storage.js';
 import type { MetricsWrite } from '../../../../src/store/ports.js';
 import { MetricsEngine } from '../../../../src/store/sqlite/metrics-engine.js';
 import { buildTestApp, type TestApp } from '../../../support/build-app.js';
@@ -8,7 +7,7 @@ import { adminHeaders } from '../../../support/credentials.js';
 import { metricsWrite } from '../../../support/metrics-writes.js';
 
 const URL = '/api/admin/system/storage';
-type Storage = Static<typeof StorageResponse>;
+type Storage = StorageStatus;
 const DAY = 86_400_000;
 let t: TestApp | undefined;
 afterEach(async () => t?.close());

@@ -254,7 +254,7 @@ export function AdminAlertEventsPage() {
   });
   const [query, setQuery] = useState<AlertEventQuery>({
     status: 'open',
-    ...(initialServer ? { server_id: Number(initialServer) } : {}),
+    ...(initialServer ? { server_id: initialServer } : {}),
   });
   // Apply also refreshes an unchanged query: every submit starts a new list
   const [round, setRound] = useState(0);
@@ -262,8 +262,8 @@ export function AdminAlertEventsPage() {
     e.preventDefault();
     setRound((r) => r + 1);
     setQuery({
-      status: draft.status as AlertEventQuery['status'],
-      ...(draft.server ? { server_id: Number(draft.server) } : {}),
+      status: draft.status,
+      ...(draft.server ? { server_id: draft.server } : {}),
       ...(draft.metric ? { metric: draft.metric } : {}),
       ...(toRfc3339(draft.from) ? { from: toRfc3339(draft.from) } : {}),
       ...(toRfc3339(draft.to) ? { to: toRfc3339(draft.to) } : {}),

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { GuestMode } from '../../api/metrics';
+import { GUEST_MODES, oneOf, type GuestMode } from '../../api/metrics';
 import {
   fetchSystemSettings,
   fetchTrafficSettings,
@@ -69,7 +69,9 @@ function SettingsForm(props: {
 }) {
   const resources = useResources();
   const [form, setForm] = useState(props.system);
-  const [trafficGuest, setTrafficGuest] = useState(props.traffic?.guest_access_mode);
+  const [trafficGuest, setTrafficGuest] = useState<GuestMode | undefined>(
+    props.traffic && oneOf(props.traffic.guest_access_mode, GUEST_MODES, 'disabled'),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);

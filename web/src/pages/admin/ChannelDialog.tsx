@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import {
+  CHANNEL_TYPES,
   createChannel,
+  oneOf,
   replaceChannel,
   type Channel,
   type ChannelInput,
@@ -80,7 +82,9 @@ export function ChannelDialog(props: {
 }) {
   const c = props.channel;
   const [name, setName] = useState(c?.name ?? '');
-  const [type, setType] = useState<ChannelType>(c?.type ?? 'webhook');
+  const [type, setType] = useState<ChannelType>(
+    oneOf(c?.type ?? 'webhook', CHANNEL_TYPES, 'webhook'),
+  );
   const [mode, setMode] = useState(c?.config?.mode === 'mtproto' ? 'mtproto' : 'bot');
   const [values, setValues] = useState<Record<string, string>>(() => initialValues(c));
   const [useTls, setUseTls] = useState(c?.config?.use_tls === true);

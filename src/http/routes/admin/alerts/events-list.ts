@@ -1,8 +1,8 @@
-import { Type } from 'typebox';
 import { AppError } from '../../../../errors/app-error.js';
 import { parseRfc3339 } from '../../../../platform/rfc3339.js';
 import { defineRoute } from '../../../route-def.js';
-import { decodeCursor, encodeCursor, EventItem, presentEvent } from '../../../presenters/alerts.js';
+import { decodeCursor, encodeCursor, presentEvent } from '../../../presenters/alerts.js';
+import { AlertEventPageSchema, AlertEventQuerySchema } from '../../../../protocol/api/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */
@@ -10,22 +10,6 @@ type Deps = Pick<AppDeps, 'alerts'>;
 
 export const EVENTS_DEFAULT_LIMIT = 200;
 export const EVENTS_MAX_LIMIT = 500;
-
-const Query = Type.Object({
-  server_id: Type.Optional(Type.String()),
-  status: Type.Optional(Type.String()),
-  metric: Type.Optional(Type.String()),
-  from: Type.Optional(Type.String()),
-  to: Type.Optional(Type.String()),
-  cursor: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.String()),
-});
-
-const Response = Type.Object({
-  items: Type.Array(EventItem),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-  has_more: Type.Boolean(),
-});
 
 const bad = (message: string): never => {
   throw new AppError('invalid_request', message);
@@ -46,7 +30,7 @@ export function adminAlertEventsListRoute(deps: Deps) {
     path: '/api/admin/alerts/events/',
     aliases: ['/api/admin/alerts/events'],
     auth: 'admin',
-    schema: { querystring: Query, response: { 200: Response } },
+    schema: { querystring: AlertEventQuerySchema, response: { 200: AlertEventPageSchema } },
     handler: async (req) => {
       const q = req.query;
       const status = q.status ?? 'open';

@@ -1,23 +1,10 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { rfc3339 } from '../../../../platform/time-format.js';
 import type { AppDeps } from '../../../../deps.js';
+import { AlertSummarySchema } from '../../../../protocol/api/alerts.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'alerts'>;
-
-const Response = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      server_id: Type.Integer(),
-      open_count: Type.Integer(),
-      last_trigger_at: Type.String(),
-      metric: Type.String(),
-      rule_name: Type.String(),
-      metrics: Type.Array(Type.String()),
-    }),
-  ),
-});
 
 /** GET /api/admin/alerts/events/summary — open alerts per node (the dashboard badge). */
 export function adminAlertEventsSummaryRoute(deps: Deps) {
@@ -25,7 +12,7 @@ export function adminAlertEventsSummaryRoute(deps: Deps) {
     method: 'GET',
     path: '/api/admin/alerts/events/summary',
     auth: 'admin',
-    schema: { response: { 200: Response } },
+    schema: { response: { 200: AlertSummarySchema } },
     handler: async () => ({
       items: (await deps.alerts.summary()).map((s) => ({
         server_id: s.serverId,

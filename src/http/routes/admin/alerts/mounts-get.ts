@@ -1,32 +1,9 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
+import { AlertMountsSchema } from '../../../../protocol/api/alerts.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'alerts'>;
-
-const Response = Type.Object({
-  rules: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      metric: Type.String(),
-      builtin: Type.Boolean(),
-      enabled: Type.Boolean(),
-      default_mounted: Type.Boolean(),
-    }),
-  ),
-  nodes: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      hostname: Type.String(),
-      ip: Type.Optional(Type.String()),
-      group_ids: Type.Array(Type.Integer()),
-      mounts: Type.Array(Type.Object({ rule_id: Type.Integer(), mounted: Type.Boolean() })),
-    }),
-  ),
-});
 
 /** GET /api/admin/alerts/mounts/ — built-ins first, then user rules; one entry per node and rule. */
 export function adminAlertMountsGetRoute(deps: Deps) {
@@ -35,7 +12,7 @@ export function adminAlertMountsGetRoute(deps: Deps) {
     path: '/api/admin/alerts/mounts/',
     aliases: ['/api/admin/alerts/mounts'],
     auth: 'admin',
-    schema: { response: { 200: Response } },
+    schema: { response: { 200: AlertMountsSchema } },
     handler: async () => {
       const m = await deps.alerts.mounts();
       return {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
-import { presentRule, RuleItem } from '../../../presenters/alerts.js';
+import { presentRule } from '../../../presenters/alerts.js';
+import { AlertRuleSchema } from '../../../../protocol/api/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */
@@ -13,7 +14,7 @@ export function adminAlertRulesListRoute(deps: Deps) {
     path: '/api/admin/alerts/rules/',
     aliases: ['/api/admin/alerts/rules'],
     auth: 'admin',
-    schema: { response: { 200: Type.Array(RuleItem) } },
+    schema: { response: { 200: Type.Array(AlertRuleSchema) } },
     handler: async () => (await deps.alerts.rules()).map(presentRule),
   });
 }

@@ -1,20 +1,10 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { rfc3339 } from '../../../../platform/time-format.js';
 import type { AppDeps } from '../../../../deps.js';
+import { AlertSettingsSchema } from '../../../../protocol/api/alerts.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'alerts'>;
-
-const Response = Type.Object({
-  enabled: Type.Boolean(),
-  channel_ids: Type.Array(Type.Integer()),
-  repeat_max: Type.Integer(),
-  flap_threshold: Type.Integer(),
-  flap_window_min: Type.Integer(),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
 
 /** GET /api/admin/alerts/settings/ — defaults (enabled, no channels) until the first PUT. */
 export function adminAlertSettingsGetRoute(deps: Deps) {
@@ -23,7 +13,7 @@ export function adminAlertSettingsGetRoute(deps: Deps) {
     path: '/api/admin/alerts/settings/',
     aliases: ['/api/admin/alerts/settings'],
     auth: 'admin',
-    schema: { response: { 200: Response } },
+    schema: { response: { 200: AlertSettingsSchema } },
     handler: async () => {
       const s = await deps.alerts.settings();
       return {

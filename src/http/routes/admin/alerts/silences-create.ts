@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
+import { CreatedIdSchema } from '../../../../protocol/api/alerts.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'alerts'>;
@@ -19,7 +19,7 @@ export function adminAlertSilencesCreateRoute(deps: Deps) {
     bodyLimit: 16 * 1024,
     validationErrorCode: 'invalid_silence',
     errors: ['invalid_silence'],
-    schema: { body: LooseBody, response: { 201: Type.Object({ id: Type.Integer() }) } },
+    schema: { body: LooseBody, response: { 201: CreatedIdSchema } },
     handler: async (req, reply) => {
       const id = await deps.alerts.createSilence(req.body);
       return reply.code(201).send({ id });

@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
-import { presentSilence, SilenceItem } from '../../../presenters/alerts.js';
+import { presentSilence } from '../../../presenters/alerts.js';
+import { AlertSilencesSchema } from '../../../../protocol/api/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */
@@ -13,7 +13,7 @@ export function adminAlertSilencesListRoute(deps: Deps) {
     path: '/api/admin/alerts/silences/',
     aliases: ['/api/admin/alerts/silences'],
     auth: 'admin',
-    schema: { response: { 200: Type.Object({ items: Type.Array(SilenceItem) }) } },
+    schema: { response: { 200: AlertSilencesSchema } },
     handler: async () => ({ items: (await deps.alerts.silences()).map(presentSilence) }),
   });
 }

@@ -1,6 +1,8 @@
+import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { presentChannel } from '../../../presenters/channels.js';
 import type { AppDeps } from '../../../../deps.js';
+import { ChannelSchema } from '../../../../protocol/api/channels.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'channels'>;
@@ -12,6 +14,7 @@ export function adminChannelsListRoute(deps: Deps) {
     path: '/api/admin/alerts/channels/',
     aliases: ['/api/admin/alerts/channels'],
     auth: 'admin',
+    schema: { response: { 200: Type.Array(ChannelSchema) } },
     handler: async () => (await deps.channels.list()).map(presentChannel),
   });
 }

@@ -1,6 +1,11 @@
 import { defineRoute } from '../../../route-def.js';
 import { LooseBody } from '../../../presenters/alerts.js';
 import type { AppDeps } from '../../../../deps.js';
+import {
+  MtprotoCodeSchema,
+  MtprotoPasswordRequiredSchema,
+  MtprotoPingSchema,
+} from '../../../../protocol/api/channels.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'channels'>;
@@ -15,7 +20,7 @@ export function adminMtprotoCodeRoute(deps: Deps) {
     auth: 'admin',
     bodyLimit: 4 * 1024,
     validationErrorCode: 'invalid_fields',
-    schema: { body: LooseBody },
+    schema: { body: LooseBody, response: { 200: MtprotoCodeSchema } },
     handler: async (req) => {
       const r = await deps.channels.mtprotoCode(req.body);
       return r.timeoutSec === undefined
@@ -33,10 +38,10 @@ export function adminMtprotoVerifyRoute(deps: Deps) {
     auth: 'admin',
     bodyLimit: 4 * 1024,
     validationErrorCode: 'invalid_fields',
-    schema: { body: LooseBody },
+    schema: { body: LooseBody, response: { 200: MtprotoPasswordRequiredSchema } },
     handler: async (req, reply) => {
       const r = await deps.channels.mtprotoVerify(req.body);
-      if (r.passwordRequired) return { password_required: true };
+      if (r.passwordRequired) return { password_required: true as const };
       return reply.code(204).send();
     },
   });
@@ -66,7 +71,7 @@ export function adminMtprotoPingRoute(deps: Deps) {
     auth: 'admin',
     bodyLimit: 4 * 1024,
     validationErrorCode: 'invalid_fields',
-    schema: { body: LooseBody },
+    schema: { body: LooseBody, response: { 200: MtprotoPingSchema } },
     handler: async (req) => deps.channels.mtprotoPing(req.body),
   });
 }

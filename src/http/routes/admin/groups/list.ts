@@ -1,16 +1,10 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
+import { AdminGroupSchema } from '../../../../protocol/api/admin-nodes.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'groups'>;
-
-const GroupItem = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  remark: Type.String(),
-  server_count: Type.Integer(),
-});
 
 /** GET /api/admin/groups/ — live groups by id with their live node counts. */
 export function adminGroupsListRoute(deps: Deps) {
@@ -19,7 +13,7 @@ export function adminGroupsListRoute(deps: Deps) {
     path: '/api/admin/groups/',
     aliases: ['/api/admin/groups'],
     auth: 'admin',
-    schema: { response: { 200: Type.Array(GroupItem) } },
+    schema: { response: { 200: Type.Array(AdminGroupSchema) } },
     handler: async () =>
       (await deps.groups.list()).map((g) => ({
         id: g.id,

@@ -1,33 +1,12 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import { deployInfo, type InstallScript } from '../../../../domain/nodes/deploy-info.js';
 import { installAddress, requestBaseUrl } from '../../../../domain/nodes/install-address.js';
 import { publishedAgents } from '../../../../deploy/published-agents.js';
 import type { AppDeps } from '../../../../deps.js';
+import { DeployInfoSchema } from '../../../../protocol/api/admin-nodes.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'agentAssets' | 'config'>;
-
-const Script = Type.Object({ url: Type.String(), command_prefix: Type.String() });
-const Agent = Type.Object({
-  id: Type.String(),
-  asset: Type.String(),
-  os: Type.String(),
-  arch: Type.String(),
-  libc: Type.Optional(Type.String()),
-  published: Type.Boolean(),
-  problem: Type.Optional(Type.String()),
-});
-const DeployResponse = Type.Object({
-  scripts: Type.Object({ linux: Script, macos: Script, windows: Script }),
-  address: Type.Object({
-    url: Type.String(),
-    source: Type.Union([Type.Literal('config'), Type.Literal('request')]),
-    warning: Type.Optional(Type.String()),
-  }),
-  agents: Type.Array(Agent),
-  add_agents_command: Type.String(),
-});
 
 const present = (s: InstallScript) => ({ url: s.url, command_prefix: s.commandPrefix });
 
@@ -41,7 +20,7 @@ export function adminNodesDeployRoute(deps: Deps) {
     method: 'GET',
     path: '/api/admin/nodes/deploy',
     auth: 'admin',
-    schema: { response: { 200: DeployResponse } },
+    schema: { response: { 200: DeployInfoSchema } },
     handler: async (req) => {
       const address = installAddress({
         publicUrl: deps.config.publicUrl,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
-import { AdminNodeSchema, presentAdminNode } from '../../../presenters/nodes.js';
+import { presentAdminNode } from '../../../presenters/nodes.js';
+import { AdminNodeSchema } from '../../../../protocol/api/admin-nodes.js';
 import type { AppDeps } from '../../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */

@@ -3,29 +3,12 @@ import { defineRoute } from '../../../route-def.js';
 import { pathId } from '../../../schemas/common.js';
 import { AppError } from '../../../../errors/app-error.js';
 import type { AppDeps } from '../../../../deps.js';
+import { TrafficAdjustmentSchema, TrafficAdjustmentsSchema } from '../../../../protocol/traffic.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'traffic'>;
 
 const PATH = '/api/admin/nodes/:id/traffic/adjustments';
-
-/** A recorded bill (calibration), as every adjustment endpoint answers it. */
-const Adjustment = Type.Object({
-  id: Type.Integer(),
-  server_id: Type.Integer(),
-  iface: Type.String(),
-  cycle_start: Type.String({ format: 'date-time' }),
-  cycle_end: Type.String({ format: 'date-time' }),
-  direction: Type.Union([Type.Literal('in'), Type.Literal('out'), Type.Literal('total')]),
-  billed_bytes: Type.Integer({ minimum: 1 }),
-  raw_bytes: Type.Integer({ minimum: 0 }),
-  note: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('superseded')]),
-  revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  superseded_by: Type.Union([Type.Integer(), Type.Null()]),
-  matches_cycle: Type.Boolean(),
-});
 
 /** Fields are checked one by one in the domain, each with its own code. */
 const Body = Type.Object(
@@ -61,7 +44,7 @@ export function adminTrafficAdjustmentsListRoute(deps: Deps) {
     schema: {
       params: Type.Object({ id: Type.String() }),
       querystring: Type.Object({ iface: Type.Optional(Type.String()) }),
-      response: { 200: Type.Object({ items: Type.Array(Adjustment) }) },
+      response: { 200: TrafficAdjustmentsSchema },
     },
     handler: async (req) => {
       const raw = req.query.iface;
@@ -87,7 +70,7 @@ export function adminTrafficAdjustmentsCreateRoute(deps: Deps) {
     schema: {
       params: Type.Object({ id: Type.String() }),
       body: Body,
-      response: { 201: Adjustment },
+      response: { 201: TrafficAdjustmentSchema },
     },
     handler: async (req, reply) => {
       const row = await deps.traffic.adjustments.create(pathId(req.params.id), req.body);
@@ -106,7 +89,7 @@ export function adminTrafficAdjustmentsRevokeRoute(deps: Deps) {
     errors: ['traffic_adjustment_revoked'],
     schema: {
       params: Type.Object({ id: Type.String(), adjustmentId: Type.String() }),
-      response: { 200: Adjustment },
+      response: { 200: TrafficAdjustmentSchema },
     },
     handler: async (req) =>
       deps.traffic.adjustments.revoke(pathId(req.params.id), pathId(req.params.adjustmentId)),

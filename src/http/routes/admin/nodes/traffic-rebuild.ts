@@ -1,6 +1,7 @@
 import { defineRoute } from '../../../route-def.js';
 import { IdParams, pathId } from '../../../schemas/common.js';
 import type { AppDeps } from '../../../../deps.js';
+import { RebuildStateSchema } from '../../../../protocol/traffic.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'traffic'>;
@@ -11,6 +12,7 @@ export function adminTrafficRebuildStateRoute(deps: Deps) {
     method: 'GET',
     path: '/api/admin/nodes/traffic/rebuild',
     auth: 'admin',
+    schema: { response: { 200: RebuildStateSchema } },
     handler: async () => deps.traffic.rebuild.current(),
   });
 }
@@ -26,7 +28,7 @@ export function adminTrafficRebuildRoute(deps: Deps) {
       'traffic_rebuild_running',
       'traffic_rebuild_unavailable',
     ],
-    schema: { params: IdParams },
+    schema: { params: IdParams, response: { 202: RebuildStateSchema } },
     handler: async (req, reply) => {
       const state = await deps.traffic.rebuild.start(pathId(req.params.id));
       return reply.code(202).send(state);

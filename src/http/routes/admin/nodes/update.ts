@@ -1,26 +1,10 @@
-import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
-import { IdParams, Int64, pathId } from '../../../schemas/common.js';
+import { IdParams, pathId } from '../../../schemas/common.js';
+import { NodePatchBody } from '../../../../protocol/api/admin-nodes.js';
 import type { AppDeps } from '../../../../deps.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'nodes'>;
-
-const Body = Type.Object({
-  name: Type.Optional(Type.String()),
-  is_guest_visible: Type.Optional(Type.Boolean()),
-  traffic_p95_enabled: Type.Optional(Type.Boolean()),
-  traffic_cycle_mode: Type.Optional(Type.String()),
-  traffic_billing_start_day: Type.Optional(Int64),
-  traffic_billing_anchor_date: Type.Optional(Type.String()),
-  traffic_billing_timezone: Type.Optional(Type.String()),
-  traffic_direction_mode: Type.Optional(Type.String()),
-  display_order: Type.Optional(Int64),
-  // Checked by the domain so that any non-array answers invalid_tags.
-  tags: Type.Optional(Type.Unknown()),
-  secret: Type.Optional(Type.String()),
-  group_ids: Type.Optional(Type.Array(Int64)),
-});
 
 /** PATCH /api/admin/nodes/{id} (also with a trailing slash) — every field of spec §2.3. */
 export function adminNodesUpdateRoute(deps: Deps) {
@@ -46,7 +30,7 @@ export function adminNodesUpdateRoute(deps: Deps) {
       'invalid_traffic_billing_timezone',
       'invalid_traffic_direction_mode',
     ],
-    schema: { params: IdParams, body: Body },
+    schema: { params: IdParams, body: NodePatchBody },
     handler: async (req, reply) => {
       const b = req.body;
       await deps.nodes.update(pathId(req.params.id), {

@@ -1,36 +1,7 @@
-import { Type } from 'typebox';
 import type { AppDeps } from '../../../../deps.js';
 import { rfc3339 } from '../../../../platform/time-format.js';
 import { defineRoute } from '../../../route-def.js';
-
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
-const NullableTime = Type.Union([Type.String(), Type.Null()]);
-
-export const StorageResponse = Type.Object({
-  database_bytes: Type.Number(),
-  used_bytes: Type.Number(),
-  raw_history: Type.Object({
-    bytes: Type.Number(),
-    points: Type.Number(),
-    bytes_per_report: Nullable(Type.Number()),
-    open_rows: Type.Number(),
-    open_bytes: Type.Number(),
-    oldest_at: NullableTime,
-  }),
-  growth_bytes_per_day: Nullable(Type.Number()),
-  budget: Type.Object({
-    max_bytes: Nullable(Type.Number()),
-    state: Type.Union([
-      Type.Literal('none'),
-      Type.Literal('ok'),
-      Type.Literal('shortened'),
-      Type.Literal('over'),
-    ]),
-    raw_retention_days: Type.Number(),
-    raw_kept_from: NullableTime,
-    days_until_full: Nullable(Type.Number()),
-  }),
-});
+import { StorageStatusSchema } from '../../../../protocol/api/storage.js';
 
 /** GET /api/admin/system/storage — database size, growth per day, the history size budget. */
 export function adminStorageRoute(deps: AppDeps) {
@@ -38,7 +9,7 @@ export function adminStorageRoute(deps: AppDeps) {
     method: 'GET',
     path: '/api/admin/system/storage',
     auth: 'admin',
-    schema: { response: { 200: StorageResponse } },
+    schema: { response: { 200: StorageStatusSchema } },
     handler: async () => {
       const v = await deps.storage.view();
       const time = (ms: number | undefined) => (ms === undefined ? null : rfc3339(ms));

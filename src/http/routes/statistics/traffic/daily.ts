@@ -3,6 +3,7 @@ import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, period, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
+import { TrafficDailySchema } from '../../../../protocol/traffic.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'traffic'>;
@@ -20,6 +21,7 @@ export function trafficDailyRoute(deps: Deps) {
         iface: Type.Optional(Type.String()),
         period: Type.Optional(Type.String()),
       }),
+      response: { 200: TrafficDailySchema },
     },
     handler: async (req) =>
       deps.traffic.reads.daily({

@@ -3,6 +3,7 @@ import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, months, period, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
+import { TrafficMonthlySchema } from '../../../../protocol/traffic.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'traffic'>;
@@ -21,6 +22,7 @@ export function trafficMonthlyRoute(deps: Deps) {
         period: Type.Optional(Type.String()),
         months: Type.Optional(Type.String()),
       }),
+      response: { 200: TrafficMonthlySchema },
     },
     handler: async (req) =>
       deps.traffic.reads.monthly({

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
+import { TrafficSettingsSchema } from '../../../../protocol/api/settings.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'config' | 'trafficSettings'>;
@@ -14,17 +15,7 @@ export function trafficSettingsRoute(deps: Deps) {
     path: PATH,
     auth: 'optional',
     schema: {
-      response: {
-        200: Type.Object({
-          guest_access_mode: Type.String(),
-          usage_mode: Type.String(),
-          cycle_mode: Type.String(),
-          billing_start_day: Type.Integer(),
-          billing_anchor_date: Type.String(),
-          billing_timezone: Type.String(),
-          direction_mode: Type.String(),
-        }),
-      },
+      response: { 200: TrafficSettingsSchema },
     },
     handler: async () => ({
       ...(await deps.trafficSettings.get()),

@@ -3,6 +3,7 @@ import { defineRoute } from '../../../route-def.js';
 import type { AppDeps } from '../../../../deps.js';
 import { ifaceName, serverId } from '../../../../domain/traffic/query.js';
 import '../../../request-context.js';
+import { TrafficSummarySchema } from '../../../../protocol/traffic.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'traffic'>;
@@ -19,6 +20,7 @@ export function trafficSummaryRoute(deps: Deps) {
         server_id: Type.Optional(Type.String()),
         iface: Type.Optional(Type.String()),
       }),
+      response: { 200: TrafficSummarySchema },
     },
     handler: async (req) =>
       deps.traffic.reads.summary({

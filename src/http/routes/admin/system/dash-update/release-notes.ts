@@ -1,5 +1,6 @@
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
+import { ReleaseNotesSchema } from '../../../../../protocol/api/dash-update.js';
 import { parseChannel, parseLang, UpdateQuery } from '../../../../schemas/dash-update.js';
 
 /** The services these routes use (not the whole composition root). */
@@ -13,7 +14,7 @@ export function dashUpdateReleaseNotesRoute(deps: Deps) {
     auth: 'admin',
     errors: ['dash_update_unavailable', 'release_notes_fetch_failed'],
     validationErrorCode: 'invalid_fields',
-    schema: { querystring: UpdateQuery },
+    schema: { querystring: UpdateQuery, response: { 200: ReleaseNotesSchema } },
     handler: async (req) => {
       parseLang(req.query.lang, false);
       const settings = await deps.systemSettings.get();

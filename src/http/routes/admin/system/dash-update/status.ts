@@ -1,5 +1,6 @@
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
+import { DashUpdateStatusSchema } from '../../../../../protocol/api/dash-update.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'updater'>;
@@ -10,6 +11,7 @@ export function dashUpdateStatusRoute(deps: Deps) {
     method: 'GET',
     path: '/api/admin/system/dash-update/status',
     auth: 'admin',
+    schema: { response: { 200: DashUpdateStatusSchema } },
     handler: () => deps.updater.status(),
   });
 }

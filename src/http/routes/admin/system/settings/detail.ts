@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
-import { SettingsResponse } from '../../../../presenters/settings.js';
+import { SystemSettingsSchema } from '../../../../../protocol/api/settings.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'systemSettings'>;
@@ -12,7 +12,7 @@ export function settingsDetailRoute(deps: Deps) {
     path: '/api/admin/system/settings/',
     aliases: ['/api/admin/system/settings'],
     auth: 'admin',
-    schema: { response: { 200: SettingsResponse } },
+    schema: { response: { 200: SystemSettingsSchema } },
     handler: () => deps.systemSettings.get(),
   });
 }

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../../route-def.js';
 import type { AppDeps } from '../../../../../deps.js';
-import { SettingsBody } from '../../../../presenters/settings.js';
+import { SettingsBody } from '../../../../../protocol/api/settings.js';
 
 /** The services these routes use (not the whole composition root). */
 type Deps = Pick<AppDeps, 'systemSettings'>;
