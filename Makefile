@@ -49,6 +49,7 @@ test: deps web-deps
 	$(NPM) run -s lint
 	$(NPM) run -s typecheck
 	$(NPM) run -s test
+	$(MAKE) -s test-postgres
 	$(MAKE) -s web-check
 	$(MAKE) -s e2e
 

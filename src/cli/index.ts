@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load.js';
 import { DatabaseNotWritableError } from '../store/sqlite/connection.js';
-import { StoreUnavailableError } from '../store/open.js';
 import { PostgresConnectError } from '../store/postgres/open.js';
 import { DASH_VERSION } from '../version.js';
 import { serveCommand } from './commands/serve.js';
@@ -70,7 +69,7 @@ export async function runCli(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode;
       return;
     }
-    if (err instanceof ConfigError || err instanceof StoreUnavailableError) {
+    if (err instanceof ConfigError) {
       process.stderr.write(`dash: configuration error: ${err.message}\n`);
       process.exitCode = 2;
       return;

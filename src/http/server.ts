@@ -205,14 +205,34 @@ function hasEmptyParam(params: unknown): boolean {
   return Object.values(params as Record<string, unknown>).some((v) => v === '');
 }
 
-/** Failures of the storage engine (locked, full, corrupt, closed): the service is unavailable. */
+/** node-postgres' own failures of a pool or connection (no SQLSTATE: the server never answered). */
+const PG_CONNECTION_FAILURES = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Cannot use a pool after calling end on the pool',
+  'Client was closed and is not queryable',
+]);
+
+/**
+ * Failures of the storage engine (locked, full, corrupt, closed, unreachable): the service is
+ * unavailable. SQLite's errors by name and code; PostgreSQL's server errors carry a severity and
+ * a five-character SQLSTATE (pg's DatabaseError), its connection failures only a message.
+ */
 function isStoreError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const { name, code, message } = err as { name?: string; code?: unknown; message?: unknown };
+  const { name, code, message, severity } = err as {
+    name?: string;
+    code?: unknown;
+    message?: unknown;
+    severity?: unknown;
+  };
   return (
     name === 'SqliteError' ||
     (typeof code === 'string' && code.startsWith('SQLITE_')) ||
-    message === 'The database connection is not open'
+    message === 'The database connection is not open' ||
+    (typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) ||
+    (typeof message === 'string' && PG_CONNECTION_FAILURES.has(message))
   );
 }
 

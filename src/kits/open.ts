@@ -1,11 +1,12 @@
 import type { DatabaseConfig } from '../config/schema.js';
-import { postgresServeRefusal } from '../store/open.js';
 import { openSqliteStore } from '../store/sqlite/open.js';
+import { openPostgresStore } from '../store/postgres/open.js';
 import type { EngineKit } from './engine-kit.js';
 import { sqliteKit } from './sqlite.js';
+import { postgresKit } from './postgres.js';
 
 /** Opens the configured engine for `dash serve`, schema brought up to date, as an engine kit. */
 export async function openEngineKit(config: DatabaseConfig, now: number): Promise<EngineKit> {
-  if (config.kind === 'postgres') throw postgresServeRefusal();
+  if (config.kind === 'postgres') return postgresKit(await openPostgresStore(config.url, now));
   return sqliteKit(openSqliteStore(config.path, now), config.path);
 }

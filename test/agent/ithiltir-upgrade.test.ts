@@ -148,7 +148,7 @@ describe('upgrading a node that runs Ithiltir-node to the Dash agent', () => {
     // name the C library, so Dash picks the build from the distribution.
     const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
     const platform = hostAgentTarget()!.libc === 'musl' ? 'alpine' : 'debian';
-    setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', platform, arch });
+    await setReported(t, node.id, { agent_version: '0.2.5', os: 'linux', platform, arch });
 
     const res = await t.app.inject({
       method: 'POST',

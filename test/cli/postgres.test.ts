@@ -5,7 +5,10 @@ import { tempHome } from '../support/build-app.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations/index.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations/index.js';
+import pg from 'pg';
 import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../support/postgres.js';
+import { startDash, type DashProcess } from '../support/dash-process.js';
+import { agentReport } from '../support/agent-payloads.js';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
@@ -18,16 +21,6 @@ function dash(args: string[], env: Record<string, string>) {
 }
 
 describe('dash on a PostgreSQL URL', () => {
-  it('refuses to serve, naming what is not supported yet', () => {
-    const r = dash(['serve'], {
-      DASH_HOME: tempHome(),
-      DASH_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
-    });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('serving on PostgreSQL is not supported yet');
-    expect(r.stderr).toContain('alerts, notification channels');
-  });
-
   it('says which server it could not reach, without the password', () => {
     const r = dash(['migrate'], {
       DASH_HOME: tempHome(),
@@ -43,6 +36,72 @@ describe('dash on a PostgreSQL URL', () => {
 
 const unavailable = await postgresUnavailable();
 if (unavailable !== undefined) warnPostgresSkipped(unavailable);
+
+describe.skipIf(unavailable !== undefined)('dash serve on PostgreSQL', () => {
+  let proc: DashProcess | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await proc?.kill('SIGTERM');
+    await drop?.();
+  });
+
+  it('starts, accepts a node report and serves it on /api/front/metrics', async () => {
+    const f = await freshSchema();
+    drop = f.drop;
+    proc = await startDash(tempHome(), { DASH_DATABASE_URL: f.url });
+    const { base } = proc;
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'reliability-test-password', persistence: 'session' }),
+    });
+    expect(login.status).toBe(200);
+    const admin = {
+      authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+    };
+    expect(
+      (await fetch(`${base}/api/admin/nodes/`, { method: 'POST', headers: admin })).status,
+    ).toBe(204);
+    const [node] = (await (
+      await fetch(`${base}/api/admin/nodes/`, { headers: admin })
+    ).json()) as Array<{
+      id: number;
+      secret: string;
+    }>;
+    const report = await fetch(`${base}/api/node/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-node-secret': node!.secret },
+      body: JSON.stringify(agentReport()),
+    });
+    expect(report.status).toBe(200);
+    expect(await report.json()).toMatchObject({ ok: true });
+    const front = await fetch(`${base}/api/front/metrics`, { headers: admin });
+    expect(front.status).toBe(200);
+    const views = (await front.json()) as Array<{
+      node: { id: string };
+      cpu: { usage_ratio: number };
+    }>;
+    expect(views.map((v) => v.node.id)).toEqual([String(node!.id)]);
+    expect(views[0]!.cpu.usage_ratio).toBe(agentReport().metrics.cpu.usage_ratio);
+    // Stored in PostgreSQL, not only in memory: the report's row and the current projection.
+    const pool = new pg.Pool({ connectionString: f.url, max: 1 });
+    try {
+      const rows = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM metrics_raw WHERE node_id = $1',
+        [node!.id],
+      );
+      expect(rows.rows[0]!.n).toBe(1);
+      const current = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM node_current',
+      );
+      expect(current.rows[0]!.n).toBe(1);
+    } finally {
+      await pool.end();
+    }
+    await proc.kill('SIGTERM');
+    expect(proc.child.exitCode).toBe(0);
+  }, 120_000);
+});
 
 describe.skipIf(unavailable !== undefined)('dash migrate on PostgreSQL', () => {
   const drops: Array<() => Promise<void>> = [];

@@ -5,18 +5,18 @@ import type { TestApp } from './build-app.js';
  * group as id 1), so admin tests can share one app instead of paying for a login each.
  */
 export async function resetFleet(t: TestApp): Promise<void> {
-  t.raw.exec(`
+  await t.sql.exec(`
     DELETE FROM node_groups;
     DELETE FROM nodes;
     DELETE FROM groups;
-    DELETE FROM sqlite_sequence WHERE name IN ('nodes', 'groups');
   `);
+  await t.sql.resetIds(['nodes', 'groups']);
   t.deps.nodeSecrets.load([]);
   await t.deps.groups.ensureDefault();
 }
 
 /** Sets what a node's static report would set (the ingest path is not needed for admin tests). */
-export function setReported(
+export async function setReported(
   t: TestApp,
   id: number,
   fields: {
@@ -27,8 +27,8 @@ export function setReported(
     ip?: string;
     hostname?: string;
   },
-): void {
+): Promise<void> {
   for (const [column, value] of Object.entries(fields)) {
-    t.raw.prepare(`UPDATE nodes SET ${column} = ? WHERE id = ?`).run(value, id);
+    await t.sql.run(`UPDATE nodes SET ${column} = ? WHERE id = ?`, value, id);
   }
 }

@@ -15,6 +15,8 @@ interface AppSchema {
   drop: () => Promise<void>;
   /** Rows left by the app that used it last; emptied before the next one starts. */
   used: boolean;
+  /** A test changed its tables (fault tests): dropped, never handed out again. */
+  damaged: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ async function acquire(): Promise<AppSchema> {
   const reused = free.pop();
   if (reused) return reused;
   const fresh = await freshSchema();
-  const schema = { url: fresh.url, drop: fresh.drop, used: false };
+  const schema = { url: fresh.url, drop: fresh.drop, used: false, damaged: false };
   all.push(schema);
   return schema;
 }
@@ -60,11 +62,17 @@ export async function openPostgresTestEngine(now: number): Promise<PostgresTestE
     return {
       url: schema.url,
       kit,
-      sql: postgresTestSql(pool),
+      sql: postgresTestSql(pool, () => {
+        schema.damaged = true;
+      }),
       raw: undefined,
       async release() {
         await pool.end();
-        free.push(schema);
+        if (!schema.damaged) free.push(schema);
+        else {
+          all.splice(all.indexOf(schema), 1);
+          await schema.drop();
+        }
       },
     };
   } catch (err) {

@@ -33,16 +33,8 @@ import { postgresHistoryPartitions } from './partition-maintenance.js';
 import { PARTITION_DAYS_AHEAD } from './partitions.js';
 
 /**
-<<<<<<< HEAD
- * The parts of Dash's store that run on PostgreSQL so far. Alerts,
- * notification channels, history reads and rollups are SQLite-only for now, which is why
- * `dash serve` refuses a PostgreSQL URL (see POSTGRES_SERVE_UNSUPPORTED in store/open.ts and
- * kits/open.ts).
-=======
- * The parts of Dash's store that run on PostgreSQL so far. History reads and rollups are
- * SQLite-only for now, which is why `dash serve` refuses a PostgreSQL URL (see
- * POSTGRES_SERVE_UNSUPPORTED in store/open.ts).
->>>>>>> main
+ * Dash's store on PostgreSQL: every port of `Store` (served by kits/postgres.ts), plus the pool,
+ * partitions and their maintenance the engine's own pieces use.
  */
 export interface PostgresStore {
   readonly engine: 'postgres';

@@ -55,9 +55,10 @@ describe('node metrics fast lane', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true, update: null });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(pair.routed()).toBe(0);
-    const rows = t.raw
-      .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
-      .get(node.id) as { n: number };
+    const rows = (await t.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?',
+      node.id,
+    ))!;
     expect(rows.n).toBe(2);
     expect(t.deps.front.view(node.id)?.node.title).toBe('web-01');
   });
@@ -136,9 +137,10 @@ describe('gzip report bodies on the fast lane', () => {
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true, update: null });
     expect(res.headers['accept-encoding']).toBe('gzip');
     expect(pair.routed()).toBe(0);
-    const rows = t.raw
-      .prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?')
-      .get(node.id) as { n: number };
+    const rows = (await t.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?',
+      node.id,
+    ))!;
     expect(rows.n).toBe(2);
   });
 
@@ -194,20 +196,20 @@ describe('node metrics fast lane behind a trusted proxy', () => {
     t = await buildTestApp({ DASH_TRUSTED_PROXIES: '127.0.0.1' });
     node = await seedNode(t, { name: 'web-02' });
     pair = await startLanePair(t.deps);
-    const ipOf = () =>
-      (t.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as { ip: string }).ip;
+    const ipOf = async () =>
+      (await t.sql.get<{ ip: string }>('SELECT ip FROM nodes WHERE id = ?', node.id))!.ip;
     t.clock.advance(1000);
     await post(pair.withLanes, {
       headers: { 'x-node-secret': node.secret, 'x-forwarded-for': '203.0.113.7' },
       body: report(4),
     });
-    expect(ipOf()).toBe('203.0.113.7');
+    expect(await ipOf()).toBe('203.0.113.7');
     t.clock.advance(1000);
     await post(pair.routerOnly, {
       headers: { 'x-node-secret': node.secret, 'x-forwarded-for': '198.51.100.9' },
       body: report(5),
     });
-    expect(ipOf()).toBe('198.51.100.9');
+    expect(await ipOf()).toBe('198.51.100.9');
     expect(pair.routed()).toBe(0);
   });
 });

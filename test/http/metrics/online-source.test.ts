@@ -104,7 +104,7 @@ describe('GET /api/metrics/online data source', () => {
   });
 
   it('expects one report per 3 s when the node reports no interval (interval 0)', async () => {
-    t.raw.prepare('UPDATE nodes SET interval_sec = 0 WHERE id = ?').run(node.id);
+    await t.sql.run('UPDATE nodes SET interval_sec = 0 WHERE id = ?', node.id);
     for (let i = 0; i < 6; i++) {
       await report();
       t.clock.advance(3_000);

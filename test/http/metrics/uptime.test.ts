@@ -144,7 +144,7 @@ describe('GET /api/metrics/uptime/day', () => {
   it('answers 503 service_unavailable on a database failure', async () => {
     const broken = await buildTestApp();
     const id = await insertNode(broken.sql, { guestVisible: true });
-    broken.raw.exec('DROP TABLE uptime_hour');
+    await broken.sql.exec('DROP TABLE uptime_hour');
     const res = await broken.app.inject({
       method: 'GET',
       url: `/api/metrics/uptime/day?server_id=${id}&date=${today()}`,

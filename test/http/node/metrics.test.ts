@@ -26,16 +26,15 @@ function post(body: unknown, secret: string | null = node.secret, raw?: string) 
   });
 }
 
-const rawCount = (nodeId = node.id) =>
+const rawCount = async (nodeId = node.id) =>
+  (await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?', nodeId))!
+    .n;
+const currentAt = async (nodeId = node.id) =>
   (
-    t.raw.prepare('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?').get(nodeId) as {
-      n: number;
-    }
-  ).n;
-const currentAt = (nodeId = node.id) =>
-  (
-    t.raw.prepare('SELECT received_at FROM node_current WHERE node_id = ?').get(nodeId) as
-      { received_at: number } | undefined
+    await t.sql.get<{ received_at: number }>(
+      'SELECT received_at FROM node_current WHERE node_id = ?',
+      nodeId,
+    )
   )?.received_at;
 
 describe('POST /api/node/metrics', () => {
@@ -44,8 +43,8 @@ describe('POST /api/node/metrics', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({ ok: true, update: null });
-    expect(rawCount()).toBe(1);
-    expect(currentAt()).toBe(t.clock.now());
+    expect(await rawCount()).toBe(1);
+    expect(await currentAt()).toBe(t.clock.now());
     expect(t.deps.front.view(node.id)?.node.title).toBe('web-01');
   });
 
@@ -56,7 +55,7 @@ describe('POST /api/node/metrics', () => {
       const res = await post(agentReport({ seq }));
       expect(res.statusCode, `seq ${seq}`).toBe(200);
     }
-    expect(rawCount()).toBe(31);
+    expect(await rawCount()).toBe(31);
   });
 
   it('ignores unknown and Dash-internal fields', async () => {
@@ -107,7 +106,7 @@ describe('POST /api/node/metrics', () => {
       const res = await post(agentReport(), secret);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'unauthorized' });
-      expect(rawCount()).toBe(0);
+      expect(await rawCount()).toBe(0);
     });
 
     it('for the secret of a node removed from the index (deleted or rotated)', async () => {
@@ -146,7 +145,7 @@ describe('POST /api/node/metrics', () => {
       const res = await post(undefined, node.secret, raw);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'invalid_request' });
-      expect(rawCount()).toBe(0);
+      expect(await rawCount()).toBe(0);
     });
 
     it('accepts the int64 and uint64 limits themselves', async () => {
@@ -188,8 +187,8 @@ describe('POST /api/node/metrics', () => {
       const res = await post(r);
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ code: 'invalid_metrics' });
-      expect(rawCount()).toBe(0);
-      expect(currentAt()).toBeUndefined();
+      expect(await rawCount()).toBe(0);
+      expect(await currentAt()).toBeUndefined();
     });
   });
 
@@ -213,9 +212,9 @@ describe('POST /api/node/metrics', () => {
       const res = await post(agentReport());
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'service_unavailable' });
-      expect(rawCount()).toBe(0);
-      expect(currentAt()).toBeUndefined();
-      expect(t.raw.prepare('SELECT count(*) AS n FROM metric_devices').get()).toEqual({
+      expect(await rawCount()).toBe(0);
+      expect(await currentAt()).toBeUndefined();
+      expect(await t.sql.get('SELECT count(*) AS n FROM metric_devices')).toEqual({
         n: 0,
       });
       expect(t.deps.front.json(node.id)).toBeUndefined();
@@ -230,14 +229,14 @@ describe('POST /api/node/metrics', () => {
     });
 
     it('when the store fails, without a stack trace in the answer', async () => {
-      t.raw.exec('DROP TABLE node_current');
+      await t.sql.exec('DROP TABLE node_current');
       const res = await post(agentReport());
       expect(res.statusCode).toBe(503);
       const body = res.json<Record<string, unknown>>();
       expect(Object.keys(body).sort()).toEqual(['code', 'message']);
       expect(body.code).toBe('service_unavailable');
       expect(String(body.message)).not.toMatch(/SqliteError|at .*\.ts/);
-      expect(rawCount()).toBe(0);
+      expect(await rawCount()).toBe(0);
     });
   });
 
@@ -269,8 +268,8 @@ describe('POST /api/node/metrics', () => {
       // The earlier report reaches the store only now: its receive time is older.
       t.clock.set(later - 2000);
       expect((await post(agentReport({ seq: 1 }))).statusCode).toBe(200);
-      expect(rawCount()).toBe(2);
-      expect(currentAt()).toBe(later);
+      expect(await rawCount()).toBe(2);
+      expect(await currentAt()).toBe(later);
       expect(t.deps.front.json(node.id)).toBe(viewBefore);
       expect(events.map((e) => e.receivedAt)).toEqual([later]);
     });
@@ -314,9 +313,7 @@ describe('POST /api/node/metrics', () => {
 
   it('records the client address on the node when the report becomes current', async () => {
     await post(agentReport());
-    const row = t.raw.prepare('SELECT ip FROM nodes WHERE id = ?').get(node.id) as {
-      ip: string;
-    };
+    const row = (await t.sql.get<{ ip: string }>('SELECT ip FROM nodes WHERE id = ?', node.id))!;
     expect(row.ip).toBe('127.0.0.1');
   });
 });

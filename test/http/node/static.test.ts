@@ -38,8 +38,8 @@ interface NodeRow {
   static_json: string | null;
   ip: string | null;
 }
-const nodeRow = (id: number) =>
-  t.raw.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow;
+const nodeRow = async (id: number) =>
+  (await t.sql.get<NodeRow>('SELECT * FROM nodes WHERE id = ?', id))!;
 
 describe('POST /api/node/static', () => {
   it('stores the host facts and answers 200 with plain-text ok', async () => {
@@ -48,7 +48,7 @@ describe('POST /api/node/static', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).toBe('ok');
-    const row = nodeRow(id);
+    const row = await nodeRow(id);
     expect(row).toMatchObject({
       hostname: 'web-01.example.net',
       os: 'linux',
@@ -83,13 +83,13 @@ describe('POST /api/node/static', () => {
     for (const n of [placeholder, empty, named]) {
       expect((await post(n.secret, agentStatic({ hostname: 'db-7' }))).statusCode).toBe(200);
     }
-    expect(nodeRow(placeholder.id).name).toBe('db-7');
-    expect(nodeRow(empty.id).name).toBe('db-7');
-    expect(nodeRow(named.id).name).toBe('edge router');
+    expect((await nodeRow(placeholder.id)).name).toBe('db-7');
+    expect((await nodeRow(empty.id)).name).toBe('db-7');
+    expect((await nodeRow(named.id)).name).toBe('edge router');
     // Once named from the hostname, a new hostname no longer renames it.
     await post(placeholder.secret, agentStatic({ hostname: 'db-8' }));
-    expect(nodeRow(placeholder.id).name).toBe('db-7');
-    expect(nodeRow(placeholder.id).hostname).toBe('db-8');
+    expect((await nodeRow(placeholder.id)).name).toBe('db-7');
+    expect((await nodeRow(placeholder.id)).hostname).toBe('db-8');
   });
 
   it('keeps known CPU and memory facts when a later report does not know them', async () => {
@@ -99,14 +99,14 @@ describe('POST /api/node/static', () => {
     partial.cpu.info = { ...partial.cpu.info, model_name: '', cores_logical: 0, frequency_mhz: 0 };
     partial.memory = { total: 0, swap_total: 0 };
     await post(secret, partial);
-    const info = parseStaticInfo(nodeRow(id).static_json);
+    const info = parseStaticInfo((await nodeRow(id)).static_json);
     expect(info.cpu.modelName).toBe('Intel(R) Xeon(R) E-2276G CPU @ 3.80GHz');
     expect(info.cpu.coresLogical).toBe(12);
     expect(info.cpu.frequencyMhz).toBe(3800);
     expect(info.memory.total).toBe(32 * 1024 ** 3);
     // swap 0 is a fact (swap off), not "unknown".
     expect(info.memory.swapTotal).toBe(0);
-    expect(nodeRow(id).agent_version).toBe('0.2.6');
+    expect((await nodeRow(id)).agent_version).toBe('0.2.6');
   });
 
   it('keeps the stored swap total when the report omits it', async () => {
@@ -115,7 +115,7 @@ describe('POST /api/node/static', () => {
     const s = agentStatic() as Record<string, unknown>;
     s.memory = { total: 32 * 1024 ** 3 };
     await post(secret, s);
-    expect(parseStaticInfo(nodeRow(id).static_json).memory.swapTotal).toBe(2 * 1024 ** 3);
+    expect(parseStaticInfo((await nodeRow(id)).static_json).memory.swapTotal).toBe(2 * 1024 ** 3);
   });
 
   it('accepts the agent encoding of absent disk lists (null) and no RAID arrays', async () => {
@@ -182,13 +182,13 @@ describe('POST /api/node/static', () => {
 
   it('503 service_unavailable when the store fails', async () => {
     const { secret } = await seedNode(t);
-    t.raw.exec('ALTER TABLE nodes RENAME TO nodes_elsewhere');
+    await t.sql.exec('ALTER TABLE nodes RENAME TO nodes_elsewhere');
     try {
       const res = await post(secret, agentStatic());
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 'service_unavailable' });
     } finally {
-      t.raw.exec('ALTER TABLE nodes_elsewhere RENAME TO nodes');
+      await t.sql.exec('ALTER TABLE nodes_elsewhere RENAME TO nodes');
     }
   });
 
@@ -216,7 +216,7 @@ describe('POST /api/node/static', () => {
       const res = await post(secret, undefined, body);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'invalid_request' });
-      expect(nodeRow(id).static_json).toBeNull();
+      expect((await nodeRow(id)).static_json).toBeNull();
     });
   });
 
@@ -257,7 +257,7 @@ describe('POST /api/node/static', () => {
       const res = await post(secret, s);
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ code: 'invalid_static_payload' });
-      expect(nodeRow(id).static_json).toBeNull();
+      expect((await nodeRow(id)).static_json).toBeNull();
     });
   });
 });
@@ -281,7 +281,7 @@ describe('POST /api/node/static with a gzip body', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('ok');
     expect(res.headers['accept-encoding']).toBe('gzip');
-    expect(nodeRow(id).hostname).toBe('web-01.example.net');
+    expect((await nodeRow(id)).hostname).toBe('web-01.example.net');
   });
 
   it.each([
@@ -298,7 +298,7 @@ describe('POST /api/node/static with a gzip body', () => {
     const res = await postEncoded(secret, payload);
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
-    expect(nodeRow(id).static_json).toBeNull();
+    expect((await nodeRow(id)).static_json).toBeNull();
   });
 
   it('refuses any other content coding with 415, naming gzip', async () => {

@@ -103,9 +103,10 @@ describe('traffic reads at their edges', () => {
     await flushed;
     await rebuild.settled();
     expect(rebuild.current().status).toBe('completed');
-    const { total } = t.raw
-      .prepare('SELECT sum(in_bytes) AS total FROM traffic_5m WHERE node_id = ?')
-      .get(nodeId) as { total: number };
+    const { total } = (await t.sql.get<{ total: number }>(
+      'SELECT sum(in_bytes) AS total FROM traffic_5m WHERE node_id = ?',
+      nodeId,
+    ))!;
     expect(total).toBe(65 * 60 * 100);
   });
 

@@ -77,10 +77,10 @@ describe('traffic maintenance', () => {
     const snaps = await t.deps.store.traffic.snapshots(nodeId, 'eth0');
     expect(snaps.map((r) => [r.cycleStart, r.sealed])).toEqual([[Date.UTC(2026, 9, 1), true]]);
     await t.deps.traffic.maintain(now);
-    const count = (table: string) =>
-      (t.raw.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    expect(count('traffic_counter')).toBe(0);
-    expect(count('traffic_5m')).toBe(0);
+    const count = async (table: string) =>
+      (await t.sql.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n;
+    expect(await count('traffic_counter')).toBe(0);
+    expect(await count('traffic_5m')).toBe(0);
     // The October cycle stays readable from its snapshot, marked stale (no raw source left).
     t.clock.set(now);
     admin = await adminHeaders(t);

@@ -15,7 +15,7 @@ beforeAll(async () => {
   t.clock.advance(60_000); // past the startup minute
 });
 beforeEach(async () => {
-  resetAlerts(t);
+  await resetAlerts(t);
   await resetFleet(t);
   node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
@@ -38,9 +38,7 @@ const events = async (query = '') => {
   return res.json<Page>();
 };
 const transitions = () =>
-  t.raw
-    .prepare('SELECT event_id, transition, close_reason FROM alert_transitions ORDER BY id')
-    .all();
+  t.sql.all('SELECT event_id, transition, close_reason FROM alert_transitions ORDER BY id');
 
 describe('alert evaluation through the API', () => {
   it('opens an event on a report over the threshold, and closes it when it clears', async () => {
@@ -113,7 +111,7 @@ describe('alert evaluation through the API', () => {
       close_reason: 'condition_cleared',
       current_value: 0.1,
     });
-    expect(transitions()).toEqual([
+    expect((await transitions())).toEqual([
       { event_id: 1, transition: 'opened', close_reason: null },
       { event_id: 1, transition: 'closed', close_reason: 'condition_cleared' },
     ]);
@@ -167,7 +165,7 @@ describe('alert evaluation through the API', () => {
       expect((await events()).items, reason).toEqual([]);
       expect((await events('?status=closed')).items[0]).toMatchObject({ close_reason: reason });
     }
-    const kinds = transitions().map((r) => (r as { transition: string }).transition);
+    const kinds = (await transitions()).map((r) => (r as { transition: string }).transition);
     expect(kinds).toEqual(['opened', 'opened', 'opened', 'opened']);
   });
 
@@ -175,7 +173,7 @@ describe('alert evaluation through the API', () => {
     await reportCpu(t, node.secret, 0.95);
     expect((await send('DELETE', `/api/admin/nodes/${node.id}`)).statusCode).toBe(204);
     await t.deps.alerts.flush();
-    expect(t.raw.prepare('SELECT status, close_reason FROM alert_events').all()).toEqual([
+    expect(await t.sql.all('SELECT status, close_reason FROM alert_events')).toEqual([
       { status: 'closed', close_reason: 'node_deleted' },
     ]);
     expect((await events('?status=all')).items).toEqual([]);
@@ -189,7 +187,7 @@ describe('alert evaluation through the API', () => {
     ).toBe(204);
     await reportCpu(t, node.secret, 0.95);
     expect((await events()).items).toHaveLength(1);
-    expect(transitions()).toEqual([]);
+    expect((await transitions())).toEqual([]);
     await send('PUT', '/api/admin/alerts/settings/', { enabled: true, channel_ids: [] });
   });
 });

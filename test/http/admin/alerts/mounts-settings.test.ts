@@ -14,11 +14,11 @@ beforeAll(async () => {
   send = client(t, await adminHeaders(t));
 });
 beforeEach(async () => {
-  resetAlerts(t);
+  await resetAlerts(t);
   await resetFleet(t);
   a = await seedNode(t, { name: 'a' });
   b = await seedNode(t, { name: 'b' });
-  t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(a.id);
+  await t.sql.run('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)', a.id);
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
 });
 afterAll(async () => t.close());

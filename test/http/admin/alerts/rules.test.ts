@@ -179,7 +179,7 @@ describe('alert rules', () => {
   it('a clear threshold edit is a condition change (new generation)', async () => {
     await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
     await send('PATCH', '/api/admin/alerts/rules/1', { clear_threshold: 0.5 });
-    expect(t.raw.prepare('SELECT generation FROM alert_rules').get()).toEqual({
+    expect(await t.sql.get('SELECT generation FROM alert_rules')).toEqual({
       generation: 2,
     });
   });

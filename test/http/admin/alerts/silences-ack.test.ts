@@ -32,7 +32,7 @@ beforeEach(async () => {
     flap_threshold: 0,
     flap_window_min: 60,
   });
-  resetAlerts(t);
+  await resetAlerts(t);
   // a fresh node per test: no in-memory alert state carries over
   node = await seedNode(t, { name: `web-${++n}` });
 });
@@ -51,12 +51,10 @@ async function cpuRule(extra: Record<string, unknown> = {}): Promise<void> {
 
 /** Notification hand-offs of the CPU rule (rule 1), in order. */
 const transitions = () =>
-  t.raw
-    .prepare(
-      `SELECT t.event_id, t.transition, t.seq FROM alert_transitions t
-       JOIN alert_events e ON e.id = t.event_id WHERE e.rule_id = 1 ORDER BY t.id`,
-    )
-    .all();
+  t.sql.all(
+    `SELECT t.event_id, t.transition, t.seq FROM alert_transitions t
+     JOIN alert_events e ON e.id = t.event_id WHERE e.rule_id = 1 ORDER BY t.id`,
+  );
 
 const events = async (status = 'all') =>
   (await send('GET', `/api/admin/alerts/events/?status=${status}&metric=cpu.usage_ratio`)).json<{
@@ -72,7 +70,7 @@ const inMin = (m: number) => rfc3339(t.clock.now() + m * MIN);
 
 describe('silences API', () => {
   it('creates, lists and deletes silences of a node, a group and a rule', async () => {
-    t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(node.id);
+    await t.sql.run('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)', node.id);
     const a = await send('POST', '/api/admin/alerts/silences/', {
       scope: 'node',
       target_id: node.id,
@@ -182,12 +180,12 @@ describe('silences hold back notifications', () => {
     expect(await events('closed')).toEqual([
       expect.objectContaining({ silenced: true, close_reason: 'condition_cleared' }),
     ]);
-    expect(transitions()).toEqual([]);
+    expect((await transitions())).toEqual([]);
   });
 
   it('a group silence applies to its nodes; after it ends notifications flow again', async () => {
     await cpuRule();
-    t.raw.prepare('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)').run(node.id);
+    await t.sql.run('INSERT INTO node_groups (node_id, group_id) VALUES (?, 1)', node.id);
     await send('POST', '/api/admin/alerts/silences/', {
       scope: 'group',
       target_id: 1,
@@ -195,11 +193,11 @@ describe('silences hold back notifications', () => {
     });
     await report(0.95);
     await report(0.1);
-    expect(transitions()).toEqual([]);
+    expect((await transitions())).toEqual([]);
     t.clock.advance(MIN); // the silence ended by the clock
     await report(0.95);
     await report(0.1);
-    expect(transitions()).toEqual([
+    expect((await transitions())).toEqual([
       { event_id: 2, transition: 'opened', seq: 0 },
       { event_id: 2, transition: 'closed', seq: 0 },
     ]);
@@ -214,13 +212,13 @@ describe('silences hold back notifications', () => {
     });
     await report(0.95);
     await tick();
-    expect(transitions()).toEqual([]);
+    expect((await transitions())).toEqual([]);
     t.clock.advance(MIN);
     await reportCpu(t, node.secret, 0.96);
     await tick();
-    expect(transitions()).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
+    expect((await transitions())).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
     await report(0.1);
-    expect(transitions()).toHaveLength(2);
+    expect((await transitions())).toHaveLength(2);
   });
 
   it('deleting a silence lifts it at once', async () => {
@@ -234,7 +232,7 @@ describe('silences hold back notifications', () => {
     ).json<{ id: number }>();
     await send('DELETE', `/api/admin/alerts/silences/${id}`);
     await report(0.95);
-    expect(transitions()).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
+    expect((await transitions())).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
   });
 });
 
@@ -247,7 +245,7 @@ describe('repeats, cap and acknowledgement', () => {
       await reportCpu(t, node.secret, 0.95);
       await tick();
     }
-    expect(transitions()).toEqual([
+    expect((await transitions())).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'repeat', seq: 1 },
       { event_id: 1, transition: 'repeat', seq: 2 },
@@ -269,7 +267,7 @@ describe('repeats, cap and acknowledgement', () => {
       await tick();
     }
     expect(
-      transitions().filter((r) => (r as { transition: string }).transition === 'repeat'),
+      (await transitions()).filter((r) => (r as { transition: string }).transition === 'repeat'),
     ).toHaveLength(1);
   });
 
@@ -292,7 +290,7 @@ describe('repeats, cap and acknowledgement', () => {
       expect.objectContaining({ id: 1, status: 'open', acked_at: ackedAt, repeat_count: 1 }),
     ]);
     await report(0.1);
-    expect(transitions()).toEqual([
+    expect((await transitions())).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'repeat', seq: 1 },
       { event_id: 1, transition: 'closed', seq: 0 },
@@ -328,7 +326,7 @@ describe('flap suppression', () => {
       await report(0.95);
       await report(0.1);
     }
-    expect(transitions()).toEqual([
+    expect((await transitions())).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'closed', seq: 0 },
       { event_id: 2, transition: 'opened', seq: 0 },
@@ -345,6 +343,6 @@ describe('flap suppression', () => {
     ]);
     t.clock.advance(10 * MIN);
     await report(0.95);
-    expect(transitions()).toHaveLength(6);
+    expect((await transitions())).toHaveLength(6);
   });
 });

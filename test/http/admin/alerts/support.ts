@@ -35,14 +35,13 @@ export const CPU_RULE = {
   duration_sec: 0,
 };
 
-export function resetAlerts(t: TestApp): void {
-  t.raw.exec(`
+export async function resetAlerts(t: TestApp): Promise<void> {
+  await t.sql.exec(`
     DELETE FROM alert_transitions;
     DELETE FROM alert_events;
     DELETE FROM alert_mounts;
     DELETE FROM alert_rules;
     DELETE FROM alert_silences;
-    DELETE FROM sqlite_sequence WHERE name IN ('alert_rules', 'alert_events', 'alert_transitions',
-      'alert_silences');
   `);
+  await t.sql.resetIds(['alert_rules', 'alert_events', 'alert_transitions', 'alert_silences']);
 }

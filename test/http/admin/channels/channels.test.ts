@@ -17,14 +17,14 @@ beforeAll(async () => {
   send = client(t, await adminHeaders(t));
   hook = await startReceiver(() => ({ code: hookStatus }));
 });
-beforeEach(() => {
+beforeEach(async () => {
   hookStatus = 200;
   hook.received.length = 0;
-  t.raw.exec(
+  await t.sql.exec(
     `DELETE FROM notify_outbox; DELETE FROM notify_channels;
-     DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');
      UPDATE alert_settings SET channel_ids = '[]';`,
   );
+  await t.sql.resetIds(['notify_channels', 'notify_outbox']);
 });
 afterAll(async () => {
   await hook.close();
@@ -80,9 +80,9 @@ describe('channel CRUD', () => {
 
   it('stores configs encrypted at rest', async () => {
     await send('POST', '/api/admin/alerts/channels/', bot);
-    const raw = t.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
-      config_sealed: string;
-    };
+    const raw = (await t.sql.get<{ config_sealed: string }>(
+      'SELECT config_sealed FROM notify_channels',
+    ))!;
     expect(raw.config_sealed).toMatch(/^v1\./);
     expect(raw.config_sealed).not.toContain('SECRET');
   });
@@ -199,7 +199,7 @@ describe('channel CRUD', () => {
 
   it('lists a corrupted stored channel with config=null; it can only be deleted', async () => {
     await send('POST', '/api/admin/alerts/channels/', webhook());
-    t.raw.prepare(`UPDATE notify_channels SET config_sealed = 'v1.garbage'`).run();
+    await t.sql.run(`UPDATE notify_channels SET config_sealed = 'v1.garbage'`);
     const list = (await send('GET', '/api/admin/alerts/channels/')).json<
       Array<Record<string, unknown>>
     >();

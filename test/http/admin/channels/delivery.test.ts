@@ -32,11 +32,9 @@ beforeEach(async () => {
   botReply = BOT_OK;
   for (const r of [hook, botApi]) r.received.length = 0;
   smtp.mails.length = 0;
-  resetAlerts(t);
-  t.raw.exec(
-    `DELETE FROM notify_outbox; DELETE FROM notify_channels;
-     DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');`,
-  );
+  await resetAlerts(t);
+  await t.sql.exec(`DELETE FROM notify_outbox; DELETE FROM notify_channels;`);
+  await t.sql.resetIds(['notify_channels', 'notify_outbox']);
   await resetFleet(t);
   node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', CPU_RULE);
@@ -90,9 +88,9 @@ async function addChannels(): Promise<void> {
 
 const run = () => t.deps.notifyOutbox.runOnce(t.clock.now());
 const items = () =>
-  t.raw
-    .prepare('SELECT channel_id, dedupe_key, state, attempts FROM notify_outbox ORDER BY id')
-    .all() as Array<{ channel_id: number; dedupe_key: string; state: string; attempts: number }>;
+  t.sql.all<{ channel_id: number; dedupe_key: string; state: string; attempts: number }>(
+    'SELECT channel_id, dedupe_key, state, attempts FROM notify_outbox ORDER BY id',
+  );
 
 describe('notification delivery', () => {
   it('sends one message per transition to webhook, Telegram Bot and e-mail', async () => {
@@ -123,7 +121,7 @@ describe('notification delivery', () => {
     });
     expect(botApi.received).toHaveLength(2);
     expect(smtp.mails).toHaveLength(2);
-    expect(items().every((i) => i.state === 'sent')).toBe(true);
+    expect((await items()).every((i) => i.state === 'sent')).toBe(true);
     expect((await send('GET', '/api/admin/alerts/channels/1')).json()).toMatchObject({
       delivery_status: 'healthy',
       pending_count: 0,
@@ -158,7 +156,7 @@ describe('notification delivery', () => {
     t.clock.advance(10_000);
     await run();
     expect(hook.received).toHaveLength(3);
-    expect(items().find((i) => i.channel_id === 1)).toMatchObject({ state: 'sent' });
+    expect((await items()).find((i) => i.channel_id === 1)).toMatchObject({ state: 'sent' });
     expect((await send('GET', '/api/admin/alerts/channels/1')).json()).toMatchObject({
       delivery_status: 'healthy',
       consecutive_failures: 0,
@@ -189,7 +187,7 @@ describe('notification delivery', () => {
     await reportCpu(t, node.secret, 0.95);
     await run();
     expect(hook.received).toHaveLength(0);
-    expect(items().find((i) => i.channel_id === 1)?.state).toBe('paused');
+    expect((await items()).find((i) => i.channel_id === 1)?.state).toBe('paused');
     await send('PUT', '/api/admin/alerts/channels/1/enabled', { enabled: true });
     await run();
     expect(hook.received).toHaveLength(1);

@@ -26,11 +26,9 @@ beforeEach(async () => {
   hookStatus = () => ({ code: 200 });
   hook.received.length = 0;
   smtp.mails.length = 0;
-  resetAlerts(t);
-  t.raw.exec(
-    `DELETE FROM notify_outbox; DELETE FROM notify_channels;
-     DELETE FROM sqlite_sequence WHERE name IN ('notify_channels', 'notify_outbox');`,
-  );
+  await resetAlerts(t);
+  await t.sql.exec(`DELETE FROM notify_outbox; DELETE FROM notify_channels;`);
+  await t.sql.resetIds(['notify_channels', 'notify_outbox']);
   await resetFleet(t);
   node = await seedNode(t, { name: 'web-01' });
   await send('POST', '/api/admin/alerts/rules/', { ...CPU_RULE, repeat_interval_min: 1 });
@@ -77,10 +75,9 @@ async function channels(digestSec: number): Promise<void> {
 
 const run = () => t.deps.notifyOutbox.runOnce(t.clock.now());
 const states = () =>
-  t.raw.prepare('SELECT channel_id, state FROM notify_outbox ORDER BY id').all() as Array<{
-    channel_id: number;
-    state: string;
-  }>;
+  t.sql.all<{ channel_id: number; state: string }>(
+    'SELECT channel_id, state FROM notify_outbox ORDER BY id',
+  );
 
 /** Opened, closed, opened: three transitions three seconds apart. */
 async function flap(): Promise<void> {
@@ -132,7 +129,7 @@ describe('digest channels', () => {
     expect(hook.received[0]!.headers['x-alert-transition']).toBe('digest');
     expect(smtp.mails).toHaveLength(1);
     expect(smtp.mails[0]!.data).toContain('Subject: [DIGEST] 2 alert(s), 1 resolved');
-    expect(states().every((s) => s.state === 'sent')).toBe(true);
+    expect((await states()).every((s) => s.state === 'sent')).toBe(true);
     await run();
     expect(hook.received).toHaveLength(1);
     // a transition after the window opens a new one
@@ -163,7 +160,7 @@ describe('digest channels', () => {
     await run();
     expect(hook.received).toHaveLength(1);
     expect(
-      states()
+      (await states())
         .filter((s) => s.channel_id === 1)
         .map((s) => s.state),
     ).toEqual(['retry', 'retry', 'retry']);
@@ -175,7 +172,7 @@ describe('digest channels', () => {
     await run();
     expect(hook.received).toHaveLength(2);
     expect(JSON.parse(hook.received[1]!.body)).toMatchObject({ meta: { digest_count: 3 } });
-    expect(states().every((s) => s.state === 'sent')).toBe(true);
+    expect((await states()).every((s) => s.state === 'sent')).toBe(true);
   });
 
   it('delivers repeat notifications of an open event, numbered', async () => {

@@ -65,9 +65,8 @@ beforeEach(async () => {
   fake.failLogin = false;
   fake.validSessions.clear();
   fake.sent.length = 0;
-  t.raw.exec(
-    `DELETE FROM notify_channels; DELETE FROM sqlite_sequence WHERE name = 'notify_channels';`,
-  );
+  await t.sql.exec(`DELETE FROM notify_channels;`);
+  await t.sql.resetIds(['notify_channels']);
   const res = await send('POST', '/api/admin/alerts/channels/', {
     name: 'me',
     type: 'telegram',
@@ -119,9 +118,9 @@ describe('MTProto login', () => {
     });
     expect(read.body).not.toContain(SESSION);
     expect(read.body).not.toContain(API_HASH);
-    const row = t.raw.prepare('SELECT config_sealed FROM notify_channels').get() as {
-      config_sealed: string;
-    };
+    const row = (await t.sql.get<{ config_sealed: string }>(
+      'SELECT config_sealed FROM notify_channels',
+    ))!;
     expect(row.config_sealed).not.toContain(SESSION);
     expect((await send('POST', `${BASE}/ping`, { channel_id: 1 })).json()).toEqual({ valid: true });
     expect((await send('POST', '/api/admin/alerts/channels/1/test', {})).statusCode).toBe(204);

@@ -61,9 +61,10 @@ describe('POST /api/admin/nodes/', () => {
 
   it('stores the secret encrypted and hashed, never in clear', async () => {
     const node = await api().create();
-    const row = t.raw
-      .prepare('SELECT secret_hash, secret_enc FROM nodes WHERE id = ?')
-      .get(node.id) as { secret_hash: string; secret_enc: string };
+    const row = (await t.sql.get<{ secret_hash: string; secret_enc: string }>(
+      'SELECT secret_hash, secret_enc FROM nodes WHERE id = ?',
+      node.id,
+    ))!;
     expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.secret_enc).not.toContain(node.secret);
   });
@@ -73,8 +74,8 @@ describe('GET /api/admin/nodes/', () => {
   it('reports ip when known and version support by SemVer precedence', async () => {
     const a = await api().create();
     const b = await api().create();
-    setReported(t, a.id, { agent_version: '0.2.3', ip: '192.0.2.7', hostname: 'web-1' });
-    setReported(t, b.id, { agent_version: '0.2.3-rc.1' });
+    await setReported(t, a.id, { agent_version: '0.2.3', ip: '192.0.2.7', hostname: 'web-1' });
+    await setReported(t, b.id, { agent_version: '0.2.3-rc.1' });
     const [nb, na] = await api().list();
     expect(na).toMatchObject({
       ip: '192.0.2.7',
@@ -91,11 +92,13 @@ describe('GET /api/admin/nodes/', () => {
 
   it('reads invalid stored tags as [] and keeps the node listed', async () => {
     const a = await api().create();
-    t.raw.prepare('UPDATE nodes SET tags = ? WHERE id = ?').run('{broken', a.id);
+    await t.sql.run('UPDATE nodes SET tags = ? WHERE id = ?', '{broken', a.id);
     expect((await api().node(a.id))?.tags).toEqual([]);
-    t.raw
-      .prepare('UPDATE nodes SET tags = ? WHERE id = ?')
-      .run(JSON.stringify(['ok', 'x'.repeat(65), 7]), a.id);
+    await t.sql.run(
+      'UPDATE nodes SET tags = ? WHERE id = ?',
+      JSON.stringify(['ok', 'x'.repeat(65), 7]),
+      a.id,
+    );
     expect((await api().node(a.id))?.tags).toEqual(['ok']);
   });
 });

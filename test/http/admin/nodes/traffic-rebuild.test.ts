@@ -46,7 +46,7 @@ async function feed(hours = 20) {
   await t.deps.traffic.collector.flush();
 }
 const facts = () =>
-  t.raw.prepare('SELECT * FROM traffic_5m WHERE node_id = ? ORDER BY iface, bucket').all(node.id);
+  t.sql.all('SELECT * FROM traffic_5m WHERE node_id = ? ORDER BY iface, bucket', node.id);
 
 describe('traffic rebuild', () => {
   it('is idle before any task', async () => {
@@ -70,10 +70,10 @@ describe('traffic rebuild', () => {
 
   it('rewrites the facts in 6-hour chunks to what incremental collection built', async () => {
     await feed();
-    const before = facts();
+    const before = (await facts());
     expect(before.length).toBeGreaterThan(200);
     // Damage the facts and add a stale snapshot overlapping them.
-    t.raw.prepare('UPDATE traffic_5m SET in_bytes = 0 WHERE node_id = ?').run(node.id);
+    await t.sql.run('UPDATE traffic_5m SET in_bytes = 0 WHERE node_id = ?', node.id);
     await t.deps.store.traffic.putSnapshot(node.id, {
       iface: 'eth0',
       cycleStart: t.clock.now() - 10 * HOUR,
@@ -94,7 +94,7 @@ describe('traffic rebuild', () => {
     expect(done.chunks_total).toBe(4);
     expect(done.chunks_done).toBe(4);
     expect(done).not.toHaveProperty('code');
-    expect(facts()).toEqual(before);
+    expect((await facts())).toEqual(before);
     expect(await t.deps.store.traffic.snapshots(node.id, 'eth0')).toEqual([]);
   });
 

@@ -16,7 +16,7 @@ describe('POST /api/admin/nodes/{id}/upgrade without a bundled agent', () => {
     try {
       const admin = await adminHeaders(t);
       const node = await nodeApi(t, () => admin).create();
-      setReported(t, node.id, {
+      await setReported(t, node.id, {
         agent_version: '0.2.5',
         os: 'linux',
         platform: 'debian',
@@ -50,7 +50,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
   beforeEach(async () => {
     await resetFleet(t);
     node = await nodeApi(t, () => admin).create();
-    setReported(t, node.id, {
+    await setReported(t, node.id, {
       agent_version: '0.2.3',
       os: 'linux',
       platform: 'debian',
@@ -93,7 +93,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
     [{ arch: 'arm64' }, 409, 'node_asset_missing'],
     [{ os: 'windows' }, 409, 'node_asset_missing'],
   ])('refuses a node with %j: %i %s', async (fields, status, code) => {
-    setReported(t, node.id, fields);
+    await setReported(t, node.id, fields);
     const res = await upgrade();
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ code });
@@ -158,7 +158,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
   });
   it('offers Ithiltir-node on Alpine the musl build: its User-Agent does not name the C library', async () => {
     writeFileSync(join(t.config.home, 'deploy', 'linux', 'node_linux_amd64_musl'), 'musl build');
-    setReported(t, node.id, { platform: 'alpine' });
+    await setReported(t, node.id, { platform: 'alpine' });
     expect((await upgrade()).statusCode).toBe(204);
     const manifest = await t.deps.updateOffers.manifestFor(node.id, '0.2.3');
     expect(new URL(manifest?.url ?? '').pathname).toBe('/deploy/linux/node_linux_amd64_musl');
@@ -167,7 +167,7 @@ describe('POST /api/admin/nodes/{id}/upgrade with bundled agent 0.3.0', () => {
   it.each(['void', 'gentoo', ''])(
     'refuses Ithiltir-node on a distribution whose C library is unknown (%j) with 409',
     async (platform) => {
-      setReported(t, node.id, { platform });
+      await setReported(t, node.id, { platform });
       const res = await upgrade();
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'node_upgrade_unsafe' });
@@ -190,7 +190,7 @@ describe('upgrade manifests in the metrics answer (bundled agent 0.4.0)', () => 
 
   async function queuedNode(version: string) {
     const node = await nodeApi(t, () => admin).create();
-    setReported(t, node.id, {
+    await setReported(t, node.id, {
       agent_version: version,
       os: 'linux',
       platform: 'debian',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../support/build-app.js';
+import { itSqliteOnly } from '../../../support/sqlite-only.js';
 import { adminHeaders } from '../../../support/credentials.js';
 import { DEFAULT_SETTINGS } from '../../../../src/domain/settings/system-settings.js';
 
@@ -221,13 +222,10 @@ describe('public reads of settings', () => {
 });
 
 describe('storage failure', () => {
-  it.each([
-    ['closed', (db: TestApp['raw']) => db.close()],
-    ['missing its table', (db: TestApp['raw']) => db.exec('DROP TABLE settings')],
-  ])('answers 503 db_error, not 500, when the database is %s', async (_name, breakIt) => {
+  async function patchBroken(breakIt: (broken: TestApp) => Promise<unknown>) {
     const broken = await buildTestApp();
     const h = await adminHeaders(broken);
-    breakIt(broken.raw);
+    await breakIt(broken);
     const res = await broken.app.inject({
       method: 'PATCH',
       url: URLS[0],
@@ -237,5 +235,14 @@ describe('storage failure', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ code: 'db_error' });
     await broken.app.close();
-  });
+  }
+
+  // Closes SQLite's own connection under the app; PostgreSQL's pool is the kit's.
+  itSqliteOnly('answers 503 db_error, not 500, when the database is closed', () =>
+    patchBroken(async (broken) => broken.raw.close()),
+  );
+
+  it('answers 503 db_error, not 500, when the database is missing its table', () =>
+    patchBroken((broken) => broken.sql.exec('DROP TABLE settings')),
+  );
 });

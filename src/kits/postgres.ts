@@ -1,0 +1,36 @@
+import type { PostgresStore } from '../store/postgres/open.js';
+import { postgresHistoryReader } from '../store/postgres/history-reader.js';
+import { postgresHistoryStorage } from '../store/postgres/history-storage.js';
+import { createPgMetricsSide } from '../workers/pg-metrics-side.js';
+import { historyPartitionsJob } from '../jobs/history-partitions.js';
+import type { EngineKit } from './engine-kit.js';
+
+/**
+ * PostgreSQL: the metrics pipeline runs on the calling thread and commits over the pool (the
+ * database's work happens in its own processes), so the ingest mode is not used. History is
+ * partitioned by day; the hourly partition job keeps the coming days' partitions ready.
+ */
+export function postgresKit(store: PostgresStore): EngineKit {
+  return {
+    store,
+    ephemeral: false,
+    historyReader: () => postgresHistoryReader(store.pool),
+    storage: postgresHistoryStorage(store.pool),
+    async databaseBytes() {
+      const r = await store.pool.query<{ bytes: number }>(
+        'SELECT pg_database_size(current_database()) AS bytes',
+      );
+      return r.rows[0]?.bytes ?? 0;
+    },
+    ingestBackend: (o) =>
+      createPgMetricsSide(store.pool, {
+        now: o.now,
+        staleAfterSec: o.staleAfterSec,
+        partitions: store.partitions,
+        maxDevicesPerNode: o.maxDevicesPerNode,
+      }).ingestBackend,
+    jobs: ({ rawRetentionDays }) => [
+      historyPartitionsJob(store.historyPartitions, rawRetentionDays),
+    ],
+  };
+}
