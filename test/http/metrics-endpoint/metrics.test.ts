@@ -205,49 +205,52 @@ describe('node exposition cache', () => {
     parseExposition((await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer })).body);
 
   // Counts the statements prepared on SQLite's connection (the memory-only claim is engine-free).
-  itSqliteOnly('re-renders only nodes that reported since the last refresh, from memory', async () => {
-    const nodesPart = t.deps.telemetry!.nodes;
-    await scrape();
-    const views: number[] = [];
-    const original = t.deps.front.view.bind(t.deps.front);
-    t.deps.front.view = (id: number) => {
-      views.push(id);
-      return original(id);
-    };
-    const raw = t.raw;
-    const prepare = raw.prepare.bind(raw);
-    let statements = 0;
-    raw.prepare = (sql: string) => {
-      statements++;
-      return prepare(sql);
-    };
-    try {
-      t.clock.advance(3000);
-      await report(t, nodes[0]!.secret, 7);
-      views.length = 0;
-      statements = 0;
-      await nodesPart.scrape(t.clock.now());
-      // The node part of a scrape reads memory only.
-      expect(statements).toBe(0);
-      const before = await scrape();
-      // Within the refresh interval a scrape serves the cache as it is.
-      expect(views).toEqual([]);
-      const load = agentReport({ seq: 7 }).metrics.cpu.load1;
-      expect(Number(sample(before, 'node_load1', { node: 'alpha' })?.value)).toBe(
-        agentReport({ seq: 0 }).metrics.cpu.load1,
-      );
-      statements = 0;
-      await nodesPart.refresh(t.clock.now());
-      expect(views).toEqual([nodes[0]!.id]);
-      // One read of the group memberships per refresh, whatever the number of nodes.
-      expect(statements).toBeLessThanOrEqual(1);
-      const after = await scrape();
-      expect(Number(sample(after, 'node_load1', { node: 'alpha' })?.value)).toBe(load);
-    } finally {
-      t.deps.front.view = original;
-      raw.prepare = prepare;
-    }
-  });
+  itSqliteOnly(
+    're-renders only nodes that reported since the last refresh, from memory',
+    async () => {
+      const nodesPart = t.deps.telemetry!.nodes;
+      await scrape();
+      const views: number[] = [];
+      const original = t.deps.front.view.bind(t.deps.front);
+      t.deps.front.view = (id: number) => {
+        views.push(id);
+        return original(id);
+      };
+      const raw = t.raw;
+      const prepare = raw.prepare.bind(raw);
+      let statements = 0;
+      raw.prepare = (sql: string) => {
+        statements++;
+        return prepare(sql);
+      };
+      try {
+        t.clock.advance(3000);
+        await report(t, nodes[0]!.secret, 7);
+        views.length = 0;
+        statements = 0;
+        await nodesPart.scrape(t.clock.now());
+        // The node part of a scrape reads memory only.
+        expect(statements).toBe(0);
+        const before = await scrape();
+        // Within the refresh interval a scrape serves the cache as it is.
+        expect(views).toEqual([]);
+        const load = agentReport({ seq: 7 }).metrics.cpu.load1;
+        expect(Number(sample(before, 'node_load1', { node: 'alpha' })?.value)).toBe(
+          agentReport({ seq: 0 }).metrics.cpu.load1,
+        );
+        statements = 0;
+        await nodesPart.refresh(t.clock.now());
+        expect(views).toEqual([nodes[0]!.id]);
+        // One read of the group memberships per refresh, whatever the number of nodes.
+        expect(statements).toBeLessThanOrEqual(1);
+        const after = await scrape();
+        expect(Number(sample(after, 'node_load1', { node: 'alpha' })?.value)).toBe(load);
+      } finally {
+        t.deps.front.view = original;
+        raw.prepare = prepare;
+      }
+    },
+  );
 
   it('rebuilds a cache older than two refresh intervals before answering', async () => {
     await report(t, nodes[1]!.secret, 9);

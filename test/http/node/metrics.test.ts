@@ -27,8 +27,10 @@ function post(body: unknown, secret: string | null = node.secret, raw?: string) 
 }
 
 const rawCount = async (nodeId = node.id) =>
-  (await t.sql.get<{ n: number }>('SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?', nodeId))!
-    .n;
+  (await t.sql.get<{ n: number }>(
+    'SELECT count(*) AS n FROM metrics_raw WHERE node_id = ?',
+    nodeId,
+  ))!.n;
 const currentAt = async (nodeId = node.id) =>
   (
     await t.sql.get<{ received_at: number }>(

@@ -111,7 +111,7 @@ describe('alert evaluation through the API', () => {
       close_reason: 'condition_cleared',
       current_value: 0.1,
     });
-    expect((await transitions())).toEqual([
+    expect(await transitions()).toEqual([
       { event_id: 1, transition: 'opened', close_reason: null },
       { event_id: 1, transition: 'closed', close_reason: 'condition_cleared' },
     ]);
@@ -187,7 +187,7 @@ describe('alert evaluation through the API', () => {
     ).toBe(204);
     await reportCpu(t, node.secret, 0.95);
     expect((await events()).items).toHaveLength(1);
-    expect((await transitions())).toEqual([]);
+    expect(await transitions()).toEqual([]);
     await send('PUT', '/api/admin/alerts/settings/', { enabled: true, channel_ids: [] });
   });
 });

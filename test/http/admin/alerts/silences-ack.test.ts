@@ -180,7 +180,7 @@ describe('silences hold back notifications', () => {
     expect(await events('closed')).toEqual([
       expect.objectContaining({ silenced: true, close_reason: 'condition_cleared' }),
     ]);
-    expect((await transitions())).toEqual([]);
+    expect(await transitions()).toEqual([]);
   });
 
   it('a group silence applies to its nodes; after it ends notifications flow again', async () => {
@@ -193,11 +193,11 @@ describe('silences hold back notifications', () => {
     });
     await report(0.95);
     await report(0.1);
-    expect((await transitions())).toEqual([]);
+    expect(await transitions()).toEqual([]);
     t.clock.advance(MIN); // the silence ended by the clock
     await report(0.95);
     await report(0.1);
-    expect((await transitions())).toEqual([
+    expect(await transitions()).toEqual([
       { event_id: 2, transition: 'opened', seq: 0 },
       { event_id: 2, transition: 'closed', seq: 0 },
     ]);
@@ -212,13 +212,13 @@ describe('silences hold back notifications', () => {
     });
     await report(0.95);
     await tick();
-    expect((await transitions())).toEqual([]);
+    expect(await transitions()).toEqual([]);
     t.clock.advance(MIN);
     await reportCpu(t, node.secret, 0.96);
     await tick();
-    expect((await transitions())).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
+    expect(await transitions()).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
     await report(0.1);
-    expect((await transitions())).toHaveLength(2);
+    expect(await transitions()).toHaveLength(2);
   });
 
   it('deleting a silence lifts it at once', async () => {
@@ -232,7 +232,7 @@ describe('silences hold back notifications', () => {
     ).json<{ id: number }>();
     await send('DELETE', `/api/admin/alerts/silences/${id}`);
     await report(0.95);
-    expect((await transitions())).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
+    expect(await transitions()).toEqual([{ event_id: 1, transition: 'opened', seq: 0 }]);
   });
 });
 
@@ -245,7 +245,7 @@ describe('repeats, cap and acknowledgement', () => {
       await reportCpu(t, node.secret, 0.95);
       await tick();
     }
-    expect((await transitions())).toEqual([
+    expect(await transitions()).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'repeat', seq: 1 },
       { event_id: 1, transition: 'repeat', seq: 2 },
@@ -290,7 +290,7 @@ describe('repeats, cap and acknowledgement', () => {
       expect.objectContaining({ id: 1, status: 'open', acked_at: ackedAt, repeat_count: 1 }),
     ]);
     await report(0.1);
-    expect((await transitions())).toEqual([
+    expect(await transitions()).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'repeat', seq: 1 },
       { event_id: 1, transition: 'closed', seq: 0 },
@@ -326,7 +326,7 @@ describe('flap suppression', () => {
       await report(0.95);
       await report(0.1);
     }
-    expect((await transitions())).toEqual([
+    expect(await transitions()).toEqual([
       { event_id: 1, transition: 'opened', seq: 0 },
       { event_id: 1, transition: 'closed', seq: 0 },
       { event_id: 2, transition: 'opened', seq: 0 },
@@ -343,6 +343,6 @@ describe('flap suppression', () => {
     ]);
     t.clock.advance(10 * MIN);
     await report(0.95);
-    expect((await transitions())).toHaveLength(6);
+    expect(await transitions()).toHaveLength(6);
   });
 });

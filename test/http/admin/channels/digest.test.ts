@@ -159,11 +159,11 @@ describe('digest channels', () => {
     t.clock.advance(30_000);
     await run();
     expect(hook.received).toHaveLength(1);
-    expect(
-      (await states())
-        .filter((s) => s.channel_id === 1)
-        .map((s) => s.state),
-    ).toEqual(['retry', 'retry', 'retry']);
+    expect((await states()).filter((s) => s.channel_id === 1).map((s) => s.state)).toEqual([
+      'retry',
+      'retry',
+      'retry',
+    ]);
     expect((await send('GET', '/api/admin/alerts/channels/1')).json()).toMatchObject({
       consecutive_failures: 1,
       pending_count: 3,

@@ -70,7 +70,7 @@ describe('traffic rebuild', () => {
 
   it('rewrites the facts in 6-hour chunks to what incremental collection built', async () => {
     await feed();
-    const before = (await facts());
+    const before = await facts();
     expect(before.length).toBeGreaterThan(200);
     // Damage the facts and add a stale snapshot overlapping them.
     await t.sql.run('UPDATE traffic_5m SET in_bytes = 0 WHERE node_id = ?', node.id);
@@ -94,7 +94,7 @@ describe('traffic rebuild', () => {
     expect(done.chunks_total).toBe(4);
     expect(done.chunks_done).toBe(4);
     expect(done).not.toHaveProperty('code');
-    expect((await facts())).toEqual(before);
+    expect(await facts()).toEqual(before);
     expect(await t.deps.store.traffic.snapshots(node.id, 'eth0')).toEqual([]);
   });
 

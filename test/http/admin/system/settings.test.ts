@@ -243,6 +243,5 @@ describe('storage failure', () => {
   );
 
   it('answers 503 db_error, not 500, when the database is missing its table', () =>
-    patchBroken((broken) => broken.sql.exec('DROP TABLE settings')),
-  );
+    patchBroken((broken) => broken.sql.exec('DROP TABLE settings')));
 });
