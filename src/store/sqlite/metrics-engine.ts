@@ -8,6 +8,7 @@ import {
   toStored,
   type EncodedDevice,
 } from './metrics-codec.js';
+import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
 
 class DeadlinePassed extends Error {
   constructor(readonly expired: ReadonlySet<MetricsWrite>) {
@@ -85,16 +86,7 @@ export class MetricsEngine {
       `INSERT INTO metrics_raw (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})
        ON CONFLICT DO NOTHING`,
     );
-    this.upsertCurrent = db.prepare(
-      `INSERT INTO node_current (node_id, received_at, reported_at, first_received_at,
-         runtime_json, smart_json, thermal_json, pressure_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (node_id) DO UPDATE SET
-         received_at = excluded.received_at, reported_at = excluded.reported_at,
-         runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
-         thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
-       WHERE excluded.received_at >= node_current.received_at`,
-    );
+    this.upsertCurrent = db.prepare(UPSERT_NODE_CURRENT_SQL);
     this.selectCurrent = db.prepare('SELECT received_at FROM node_current WHERE node_id = ?');
     this.updateIp = db.prepare('UPDATE nodes SET ip = ? WHERE id = ? AND ip IS NOT ?');
   }

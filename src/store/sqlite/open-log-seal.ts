@@ -3,6 +3,7 @@ import { encodeBlock } from '../history-blocks/block-codec.js';
 import { dayAccounting, rowsToBlock, storedDevices, type StoredRow } from './history-blocks.js';
 import { watermarks } from './metrics-jobs-state.js';
 import type { OpenLogIndex } from './open-log-index.js';
+import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
 
 /**
  * The seal step of the open-block log (docs/ingest-disk-writes.md): one transaction writes every
@@ -37,16 +38,7 @@ export function sealOpenLog(
   const insert = db.prepare(
     'INSERT INTO metrics_blocks (node_id, t_start, t_end, count, data) VALUES (?, ?, ?, ?, ?)',
   );
-  const current = db.prepare(
-    `INSERT INTO node_current (node_id, received_at, reported_at, first_received_at,
-       runtime_json, smart_json, thermal_json, pressure_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (node_id) DO UPDATE SET
-       received_at = excluded.received_at, reported_at = excluded.reported_at,
-       runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
-       thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
-     WHERE excluded.received_at >= node_current.received_at`,
-  );
+  const current = db.prepare(UPSERT_NODE_CURRENT_SQL);
   const account = dayAccounting(db);
   const result: LogSealResult = { blocks: 0, points: 0, projections: 0 };
   const previous = db.pragma('synchronous', { simple: true }) as number;
