@@ -50,6 +50,8 @@ export interface ClusterInputs {
   leaderRetryMs?: number;
   /** The leader lock's name (advisory locks are database-wide: installs sharing one need their own). */
   leaderName?: string;
+  /** Prefix of the job locks' names, for the same reason. */
+  jobScope?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export class Cluster {
   constructor(private readonly i: ClusterInputs) {
     const onError = (err: unknown) => i.log.error({ err }, 'instance sync failed');
     this.bus = new PgBus(i.url, i.pool, { onGap: () => void this.sync.resync().catch(onError) });
-    this.locks = postgresJobLocks(i.pool);
+    this.locks = postgresJobLocks(i.pool, i.jobScope);
     const limiter = (scope: string, limit: number) =>
       new SharedRateLimiter({
         repo: rateCountersRepo(i.db),

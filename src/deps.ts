@@ -20,7 +20,9 @@ import { randomAlnum } from './platform/crypto.js';
 import { AuthService } from './domain/auth/auth-service.js';
 import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
-import { RateLimiter } from './domain/auth/rate-limiter.js';
+import { RateLimiter, type RateLimit } from './domain/auth/rate-limiter.js';
+import { Cluster } from './deps-cluster.js';
+import type { Job } from './jobs/scheduler.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { TrafficSettingsService } from './domain/settings/traffic-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
@@ -68,9 +70,9 @@ export interface AppDeps {
   adminPassword: AdminPassword;
   auth: AuthService;
   /** Failed logins per minute per client address (IPv4 address, IPv6 /64). */
-  loginLimiter: RateLimiter;
+  loginLimiter: RateLimit;
   /** Unknown X-Node-Secret attempts per minute per client address. */
-  nodeAuthLimiter: RateLimiter;
+  nodeAuthLimiter: RateLimit;
   systemSettings: SystemSettingsService;
   trafficSettings: TrafficSettingsService;
   uptime: UptimeService;
@@ -185,9 +187,8 @@ export async function createDeps(
     if (e.type === 'deleted') uptime.forgetNode(e.nodeId);
   });
   const scheduler = new Scheduler(clock, log);
-  scheduler.add(uptimeFinalizeJob(uptime));
+  // Each instance follows `dash set-password` in its own memory: not an exclusive job.
   scheduler.add(authSyncJob(auth));
-  scheduler.add(uptimeRetentionJob(store.uptime, config.timezone));
   const nodeSecrets = new NodeSecretIndex();
   nodeSecrets.load(await store.nodes.liveSecretHashes());
   const versions = { dash: DASH_VERSION, node: overrides.nodeVersion ?? AGENT_VERSION };
@@ -226,6 +227,7 @@ export async function createDeps(
     staleAfterSec,
     maxDevicesPerNode: config.nodeMaxDevices,
     mode: ingestMode,
+    shared: kit.shared !== undefined,
   });
   const front = new FrontState({
     repo: store.front,
@@ -236,10 +238,32 @@ export async function createDeps(
   await front.load();
   nodeEvents.on((event) => front.onNodeEvent(event));
   const reportEvents = new ReportEvents();
+  // Several instances may serve a PostgreSQL database (docs/postgresql.md "Between instances").
+  const cluster = kit.shared
+    ? new Cluster({
+        ...kit.shared,
+        clock,
+        log,
+        loginFailuresPerMinute: config.loginFailuresPerMinute,
+        nodeAuthFailuresPerMinute: config.nodeAuthFailuresPerMinute,
+        front,
+        nodeEvents,
+        nodeSecrets,
+        liveSecretHashes: () => store.nodes.liveSecretHashes(),
+        auth,
+        systemSettings,
+        uptime,
+        reportEvents,
+      })
+    : undefined;
+  /** Jobs on shared data: one instance runs each turn. */
+  const once = (job: Job): Job => (cluster ? cluster.exclusive(job) : job);
+  scheduler.add(once(uptimeFinalizeJob(uptime)));
+  scheduler.add(once(uptimeRetentionJob(store.uptime, config.timezone)));
   const history = kit.historyReader();
-  scheduler.add(metricsRollupsJob(ingestBackend, config.historySealMs));
+  scheduler.add(once(metricsRollupsJob(ingestBackend, config.historySealMs)));
   scheduler.add(
-    metricsRetentionJob(ingestBackend, config.rawRetentionDays, config.historyMaxBytes),
+    once(metricsRetentionJob(ingestBackend, config.rawRetentionDays, config.historyMaxBytes)),
   );
   for (const job of kit.jobs({ rawRetentionDays: config.rawRetentionDays })) scheduler.add(job);
   const telemetry = config.metrics.enabled
@@ -267,6 +291,7 @@ export async function createDeps(
     retentionDays: config.trafficRetentionDays,
     reportEvents,
     nodeEvents,
+    ...(cluster ? { collects: () => cluster.leading() } : {}),
     // On the ingest writer thread where there is one (never the in-memory inline backend's).
     storeBatch:
       ingestMode === 'worker' && ingestBackend.applyTraffic
@@ -274,7 +299,7 @@ export async function createDeps(
         : undefined,
   });
   scheduler.add(trafficCollectJob(traffic.collector));
-  scheduler.add(trafficMaintenanceJob((now) => traffic.maintain(now)));
+  scheduler.add(once(trafficMaintenanceJob((now) => traffic.maintain(now))));
   const mtproto = overrides.mtproto ?? lazyGramjsGateway();
   const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });
   const channels = new ChannelsService({
@@ -291,13 +316,16 @@ export async function createDeps(
     sender,
     warn: (ctx, msg) => log.warn(ctx, msg),
   });
-  scheduler.add(notifyDeliveryJob(notifyOutbox));
+  scheduler.add(once(notifyDeliveryJob(notifyOutbox)));
   const alerts = new AlertsService({
     repo: store.alerts,
     clock,
     channelsExist: (ids) => channels.allExist(ids),
     staleAfterMs: config.nodeOfflineThresholdMs,
     onError: (err) => log.error({ err }, 'alert evaluation failed'),
+    ...(cluster
+      ? { evaluates: () => cluster.leading(), onChanged: () => cluster.alertsChanged() }
+      : {}),
   });
   await alerts.start(
     front.list().flatMap((item) => {
@@ -310,6 +338,10 @@ export async function createDeps(
     if (event.type === 'deleted') return alerts.forgetNode(event.nodeId);
   });
   scheduler.add(alertsOfflineJob(alerts));
+  if (cluster) {
+    cluster.attach({ alerts, traffic: traffic.collector });
+    await cluster.start();
+  }
   const feed = feedFromConfig(config.home, config.update);
   const updater = new DashUpdater({
     home: config.home,
@@ -345,8 +377,10 @@ export async function createDeps(
     versions,
     adminPassword,
     auth,
-    loginLimiter: new RateLimiter(clock, config.loginFailuresPerMinute, 60_000),
-    nodeAuthLimiter: new RateLimiter(clock, config.nodeAuthFailuresPerMinute, 60_000),
+    loginLimiter:
+      cluster?.loginLimiter ?? new RateLimiter(clock, config.loginFailuresPerMinute, 60_000),
+    nodeAuthLimiter:
+      cluster?.nodeAuthLimiter ?? new RateLimiter(clock, config.nodeAuthFailuresPerMinute, 60_000),
     systemSettings,
     trafficSettings,
     uptime,
@@ -375,7 +409,12 @@ export async function createDeps(
       receipts: uptime,
       observer: telemetry?.self,
     }),
-    staticIngest: new StaticIngest({ clock, repo: store.nodeStatic, front }),
+    staticIngest: new StaticIngest({
+      clock,
+      repo: store.nodeStatic,
+      front,
+      ...(cluster ? { onStored: (id: number) => cluster.staticStored(id) } : {}),
+    }),
     history,
     ingestBackend,
     telemetry,
@@ -399,6 +438,7 @@ export async function createDeps(
       await channels.close();
       await alerts.flush();
       await updater.idle();
+      await cluster?.stop();
       await ingestBackend.close();
       await store.close();
     },

@@ -36,6 +36,11 @@ export class Scheduler {
     if (!this.stopped) this.schedule(job);
   }
 
+  /** The job as scheduled (with its wrappers), by name: tests run one turn themselves. */
+  job(name: string): Job | undefined {
+    return this.jobs.find((j) => j.name === name);
+  }
+
   observe(observer: JobObserver): void {
     this.observers.push(observer);
   }

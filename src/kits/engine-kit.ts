@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Logger } from '../platform/logger.js';
+import type { Database } from '../store/schema.js';
 import type { HistoryRepo, HistoryStorageRepo, Store } from '../store/ports.js';
 import type { IngestBackend } from '../workers/ingest-backend-port.js';
 import type { Job } from '../jobs/scheduler.js';
@@ -16,6 +19,25 @@ export interface IngestBackendOptions {
    * connections to the file); `inline`: on the calling thread. An engine may ignore it.
    */
   mode: 'worker' | 'inline';
+  /**
+   * Other instances read this one's current views from the database (several instances):
+   * every current report is written through, not every 30-45 s.
+   */
+  shared?: boolean;
+}
+
+/**
+ * What several Dash instances on one database share (deps-cluster.ts): connections for the
+ * notification bus, advisory locks and shared counters, and the names that keep installs in
+ * other schemas of the same database apart (channels and advisory locks are database-wide).
+ */
+export interface SharedDatabase {
+  url: string;
+  pool: pg.Pool;
+  db: Kysely<Database>;
+  channel: string;
+  leaderName: string;
+  jobScope: string;
 }
 
 /**
@@ -38,4 +60,6 @@ export interface EngineKit {
   ingestBackend(opts: IngestBackendOptions): IngestBackend;
   /** Clock-driven jobs only this engine needs (PostgreSQL: history partitions). */
   jobs(config: { rawRetentionDays: number }): Job[];
+  /** Present when several instances can serve one database (PostgreSQL). */
+  readonly shared?: SharedDatabase;
 }

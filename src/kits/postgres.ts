@@ -3,14 +3,15 @@ import { postgresHistoryReader } from '../store/postgres/history-reader.js';
 import { postgresHistoryStorage } from '../store/postgres/history-storage.js';
 import { createPgMetricsSide } from '../workers/pg-metrics-side.js';
 import { historyPartitionsJob } from '../jobs/history-partitions.js';
-import type { EngineKit } from './engine-kit.js';
+import { createHash } from 'node:crypto';
+import type { EngineKit, SharedDatabase } from './engine-kit.js';
 
 /**
  * PostgreSQL: the metrics pipeline runs on the calling thread and commits over the pool (the
  * database's work happens in its own processes), so the ingest mode is not used. History is
  * partitioned by day; the hourly partition job keeps the coming days' partitions ready.
  */
-export function postgresKit(store: PostgresStore): EngineKit {
+export function postgresKit(store: PostgresStore, url: string, schema: string): EngineKit {
   return {
     store,
     ephemeral: false,
@@ -28,9 +29,29 @@ export function postgresKit(store: PostgresStore): EngineKit {
         staleAfterSec: o.staleAfterSec,
         partitions: store.partitions,
         maxDevicesPerNode: o.maxDevicesPerNode,
+        sharedCurrent: o.shared === true,
       }).ingestBackend,
     jobs: ({ rawRetentionDays }) => [
       historyPartitionsJob(store.historyPartitions, rawRetentionDays),
     ],
+    shared: sharedDatabase(store, url, schema),
+  };
+}
+
+/**
+ * The install in the `public` schema keeps the plain names; one in another schema of the same
+ * database (tests, several installs) gets names of its own, since channels and advisory locks
+ * are database-wide.
+ */
+function sharedDatabase(store: PostgresStore, url: string, schema: string): SharedDatabase {
+  const named = schema !== 'public';
+  const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16);
+  return {
+    url,
+    pool: store.pool,
+    db: store.db,
+    channel: named ? `dash_cluster_${tag}` : 'dash_cluster',
+    leaderName: named ? `alerts.${tag}` : 'alerts',
+    jobScope: named ? tag : '',
   };
 }

@@ -2,14 +2,14 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../errors/app-error.js';
 import { clientAddressKey } from '../../domain/auth/client-network.js';
-import type { RateLimiter } from '../../domain/auth/rate-limiter.js';
+import type { RateLimit } from '../../domain/auth/rate-limiter.js';
 import '../request-context.js';
 
 /**
  * 429 for a client address over its allowance of unknown node secrets, checked before the
  * secret itself so that guessing stays slow even when a guess is right.
  */
-export function nodeAuthThrottle(limiter: RateLimiter, ip: string): AppError | undefined {
+export function nodeAuthThrottle(limiter: RateLimit, ip: string): AppError | undefined {
   const key = clientAddressKey(ip);
   if (!limiter.isLimited(key)) return undefined;
   const seconds = Math.max(1, Math.ceil(limiter.retryAfterMs(key) / 1000));

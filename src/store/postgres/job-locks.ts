@@ -9,7 +9,9 @@ import type { JobLocks } from '../ports.js';
  * holder also reads when the job last started anywhere (`job_runs`) and runs only when that run
  * is due again: a turn is run once, not once per instance whose timer fires after it.
  */
-export function postgresJobLocks(pool: pg.Pool): JobLocks {
+export function postgresJobLocks(pool: pg.Pool, scope = ''): JobLocks {
+  // Advisory locks are database-wide: installs in other schemas of the database use a scope.
+  const key = (name: string) => (scope ? `dash.job.${scope}.${name}` : `dash.job.${name}`);
   return {
     async runExclusive(name, fn, turn) {
       const client = await pool.connect();
@@ -18,7 +20,7 @@ export function postgresJobLocks(pool: pg.Pool): JobLocks {
         const res = await client.query<{ ok: number }>(
           // Booleans read as 1/0 (pool.ts).
           'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
-          [`dash.job.${name}`],
+          [key(name)],
         );
         locked = res.rows[0]?.ok === 1;
         if (!locked) return { ran: false };
@@ -39,7 +41,7 @@ export function postgresJobLocks(pool: pg.Pool): JobLocks {
       } finally {
         if (locked) {
           await client
-            .query('SELECT pg_advisory_unlock(hashtext($1))', [`dash.job.${name}`])
+            .query('SELECT pg_advisory_unlock(hashtext($1))', [key(name)])
             .catch(() => {});
         }
         client.release();
