@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { insertNode } from '../../support/seed.js';
+import { seedNode } from '../../support/seed-nodes.js';
+import { agentReport } from '../../support/agent-payloads.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -12,12 +14,23 @@ let deleted: number;
 beforeAll(async () => {
   t = await buildTestApp();
   admin = await adminHeaders(t);
-  visible = await insertNode(t.sql, { guestVisible: true });
+  const node = await seedNode(t, { name: 'node', guestVisible: true });
+  visible = node.id;
   hidden = await insertNode(t.sql, { guestVisible: false });
   deleted = await insertNode(t.sql, { guestVisible: true, deleted: true });
-  // Feed a few minutes of reports to the visible node and finalise them.
+  // A few minutes of real reports to the visible node, then finalise them. Posted, not fed to
+  // the uptime service directly: on PostgreSQL the finalising instance reads stored reports.
   const start = t.clock.now();
-  for (let s = 0; s < 180; s += 3) t.deps.uptime.recordReceipt(visible, start + 60_000 + s * 1000);
+  for (let s = 0; s < 180; s += 3) {
+    t.clock.set(start + 60_000 + s * 1000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/node/metrics',
+      headers: { 'content-type': 'application/json', 'x-node-secret': node.secret },
+      payload: JSON.stringify(agentReport({ seq: s })),
+    });
+    if (res.statusCode !== 200) throw new Error(`report refused: ${res.body}`);
+  }
   t.clock.set(start + 4 * 60_000 + 6000);
   await t.deps.uptime.finalise();
 });
