@@ -39,7 +39,7 @@ function SettingsForm(props: { settings: TrafficSettings; onSaved: () => void })
             id="traffic-usage"
             className={input}
             value={st.usage_mode}
-            onChange={(e) => void save({ usage_mode: e.target.value as 'lite' | 'billing' })}
+            onChange={(e) => void save({ usage_mode: e.target.value })}
           >
             <option value="lite">{t.usageModes.lite}</option>
             <option value="billing">{t.usageModes.billing}</option>
@@ -53,9 +53,7 @@ function SettingsForm(props: { settings: TrafficSettings; onSaved: () => void })
             id="traffic-direction"
             className={input}
             value={st.direction_mode}
-            onChange={(e) =>
-              void save({ direction_mode: e.target.value as TrafficSettings['direction_mode'] })
-            }
+            onChange={(e) => void save({ direction_mode: e.target.value })}
           >
             {(['out', 'both', 'max'] as const).map((d) => (
               <option key={d} value={d}>
@@ -74,7 +72,7 @@ function SettingsForm(props: { settings: TrafficSettings; onSaved: () => void })
             value={st.guest_access_mode}
             onChange={(e) =>
               void save({
-                guest_access_mode: e.target.value as TrafficSettings['guest_access_mode'],
+                guest_access_mode: e.target.value,
               })
             }
           >
