@@ -19,6 +19,19 @@ import type { PartitionGuard } from './partition-guard.js';
 /** Same-millisecond reports of one node get the next free millisecond (bounded search). */
 const MAX_KEY_PROBES = 1000;
 
+/**
+ * Two instances storing the same node's same-millisecond reports can lock each other's keys in
+ * opposite order (a probe for the next free millisecond is a second statement): PostgreSQL then
+ * aborts one transaction with a deadlock. Nothing of it was stored, so it is run again.
+ */
+const MAX_TRANSIENT_RETRIES = 5;
+const TRANSIENT_CODES = new Set(['40P01', '40001']); // deadlock_detected, serialization_failure
+
+function isTransient(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TRANSIENT_CODES.has(code);
+}
+
 interface CurrentMark {
   receivedAt: number;
   storedAt: number;
@@ -89,6 +102,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     const startedAt = this.now();
     for (const e of entries) if (e.deadline < startedAt) expired.add(e);
     let outcomes = new Map<MetricsWrite, MetricsWriteOutcome>();
+    let retries = 0;
     for (;;) {
       const live = entries.filter((e) => !expired.has(e));
       if (live.length === 0) break;
@@ -112,6 +126,10 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
         this.devices.rollback();
+        if (isTransient(err) && retries < MAX_TRANSIENT_RETRIES) {
+          retries++;
+          continue;
+        }
         if (!(err instanceof DeadlinePassed)) throw err;
         for (const e of err.expired) expired.add(e);
       } finally {

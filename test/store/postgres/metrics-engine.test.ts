@@ -214,4 +214,33 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
     expect(devices.every((d) => d.n === 12)).toBe(true);
     expect(await current(7)).toMatchObject({ first_received_at: T0 });
   });
+  it('runs a batch again when PostgreSQL aborts it as a deadlock victim, storing it once', async () => {
+    // The first attempt is aborted at its first raw row, as a deadlock victim is. A sequence
+    // counts attempts because nextval survives the rollback.
+    await store.pool.query(`
+      CREATE SEQUENCE raw_attempts;
+      CREATE FUNCTION abort_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('raw_attempts') = 1 THEN
+          RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER abort_once BEFORE INSERT ON metrics_raw
+        FOR EACH ROW EXECUTE FUNCTION abort_once();`);
+    try {
+      const out = await engine.commitBatch([
+        metricsWrite(1, T0, { deadline: T0 + 60_000 }),
+        metricsWrite(2, T0, { deadline: T0 + 60_000 }),
+      ]);
+      expect(out).toEqual(['current', 'current']);
+      expect(await rawTimes(1)).toEqual([T0]);
+      expect(await rawTimes(2)).toEqual([T0]);
+      expect(await current(2)).toMatchObject({ received_at: T0 });
+    } finally {
+      await store.pool.query(
+        'DROP TRIGGER abort_once ON metrics_raw; DROP FUNCTION abort_once(); DROP SEQUENCE raw_attempts',
+      );
+    }
+  });
 });
