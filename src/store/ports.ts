@@ -274,6 +274,11 @@ export interface MetricsWrite {
   current: Omit<CurrentRow, 'nodeId' | 'receivedAt' | 'firstReceivedAt' | 'runtimeJson'> & {
     /** The runtime view; serialised only when the stored projection is due for a rewrite. */
     runtime: unknown;
+    /**
+     * The runtime view already serialised (prepared on another thread, for an engine that
+     * rewrites the projection with every report): used instead of serialising `runtime`.
+     */
+    runtimeJson?: string;
   };
   /** Client address; recorded on the node when this report becomes current. */
   ip: string | null;
