@@ -93,7 +93,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('instances on one PostgreSQL share data.key
       expect(ok).toHaveLength(1);
       expect(failed).toHaveLength(1);
       expect((failed[0] as PromiseRejectedResult).reason).toBeInstanceOf(DataKeyMismatchError);
-      for (const r of ok) await (r).value.shutdown();
+      for (const r of ok) await r.value.shutdown();
     } finally {
       await fresh.drop();
     }
