@@ -12,6 +12,11 @@ export interface SettingsRepo {
   getMany(keys: readonly string[]): Promise<Map<string, string>>;
   /** Writes all entries in one transaction. */
   setMany(entries: ReadonlyArray<readonly [string, string]>, now: number): Promise<void>;
+  /**
+   * Stores `value` unless the key already holds one (atomically: of instances claiming at once,
+   * one wins) and returns the value stored now.
+   */
+  claim(key: string, value: string, now: number): Promise<string>;
 }
 
 /** A live node as stored; tags are the raw stored JSON text. */
