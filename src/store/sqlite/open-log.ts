@@ -137,7 +137,13 @@ export class OpenLogFile {
     private fd: number,
     private end: number,
     readonly replayed: Replayed,
+    private start: number,
   ) {}
+
+  /** The seal boundary the file starts at: every record in it is at or after it. */
+  get from(): number {
+    return this.start;
+  }
 
   static open(path: string, fresh: OpenLogHeader): OpenLogFile {
     if (!existsSync(path)) {
@@ -145,7 +151,13 @@ export class OpenLogFile {
       writeSync(fd, encodeHeader(fresh), 0, HEADER_BYTES, 0);
       fdatasyncSync(fd);
       syncDir(path);
-      return new OpenLogFile(path, fd, HEADER_BYTES, { header: fresh, payloads: [], dropped: 0 });
+      return new OpenLogFile(
+        path,
+        fd,
+        HEADER_BYTES,
+        { header: fresh, payloads: [], dropped: 0 },
+        fresh.from,
+      );
     }
     const fd = openSync(path, 'r+');
     try {
@@ -157,11 +169,13 @@ export class OpenLogFile {
         ftruncateSync(fd, end);
         fdatasyncSync(fd);
       }
-      return new OpenLogFile(path, fd, end, {
-        header,
-        payloads: records.map((r) => r.payload),
-        dropped: bytes.length - end,
-      });
+      return new OpenLogFile(
+        path,
+        fd,
+        end,
+        { header, payloads: records.map((r) => r.payload), dropped: bytes.length - end },
+        header.from,
+      );
     } catch (err) {
       closeSync(fd);
       throw err;
@@ -221,6 +235,7 @@ export class OpenLogFile {
     closeSync(this.fd);
     this.fd = fd;
     this.end = body.length;
+    this.start = from;
   }
 
   close(): void {
