@@ -31,7 +31,10 @@ export function sqliteHistoryStorage(
         rawPoints: days.reduce((n, d) => n + d.points, 0),
         // Before the first seal the oldest report is still open.
         rawOldestAt:
-          (oldest.get() as number | null) ?? (oldestOpen.get() as number | null) ?? undefined,
+          (oldest.get() as number | null) ??
+          (oldestOpen.get() as number | null) ??
+          logs?.oldest() ??
+          undefined,
         openRows: (openRows.get() as number) + log.records,
         openBytes: (openBytes.get() as number) + log.bytes,
         days: days.map((d) => ({ day: d.day * DAY_MS, bytes: d.bytes, points: d.points })),

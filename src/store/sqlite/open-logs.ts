@@ -58,6 +58,19 @@ export class OpenLogReaders implements OpenLogs {
     return { records, bytes };
   }
 
+  /** Receive time of the oldest unsealed sample, if any. */
+  oldest(): number | undefined {
+    let oldest: number | undefined;
+    for (const log of this.logs()) {
+      log.refresh();
+      for (const node of log.nodeIds()) {
+        const t = log.times(node, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)[0];
+        if (t !== undefined && (oldest === undefined || t < oldest)) oldest = t;
+      }
+    }
+    return oldest;
+  }
+
   close(): void {
     for (const log of this.indexes.splice(0)) log.close();
   }
