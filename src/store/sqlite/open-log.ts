@@ -191,8 +191,19 @@ export class OpenLogFile {
     if (payloads.length === 0) return;
     const buf = frameRecords(payloads);
     let done = 0;
-    while (done < buf.length) {
-      done += writeSync(this.fd, buf, done, buf.length - done, this.end + done);
+    try {
+      while (done < buf.length) {
+        done += writeSync(this.fd, buf, done, buf.length - done, this.end + done);
+      }
+    } catch (err) {
+      // A full disk: drop what part of the batch was written, so none of its records (answered
+      // as not stored) is found by readers or a replay; the next append starts at the same end.
+      try {
+        ftruncateSync(this.fd, this.end);
+      } catch {
+        // The file keeps a torn tail, which readers skip and the next append overwrites.
+      }
+      throw err;
     }
     this.end += buf.length;
   }
