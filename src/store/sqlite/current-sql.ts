@@ -22,7 +22,7 @@ export function currentParams(e: MetricsWrite): unknown[] {
     e.receivedAt,
     c.reportedAt,
     e.receivedAt,
-    JSON.stringify(c.runtime),
+    c.runtimeJson ?? JSON.stringify(c.runtime),
     c.smartJson,
     c.thermalJson,
     c.pressureJson,

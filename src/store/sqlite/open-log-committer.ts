@@ -95,7 +95,7 @@ export class OpenLogCommitter implements BatchCommitter {
             node: e.nodeId,
             at: e.receivedAt,
             reportedAt: c.reportedAt,
-            runtimeJson: JSON.stringify(c.runtime),
+            runtimeJson: c.runtimeJson ?? JSON.stringify(c.runtime),
             smartJson: c.smartJson,
             thermalJson: c.thermalJson,
             pressureJson: c.pressureJson,
