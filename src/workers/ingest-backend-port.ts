@@ -12,6 +12,11 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
    * have one; elsewhere the collector writes through its repository.
    */
   applyTraffic?(batch: TrafficBatch): Promise<void>;
+  /**
+   * Seals the closed windows of this thread's open-block log (docs/ingest-disk-writes.md); a
+   * thread's `rollup` does it for its own log first. Only SQLite's ingest threads have one.
+   */
+  sealOpenLog?(now: number, sealMs?: number): Promise<void>;
   /** Waits until every report handed over so far is answered. */
   drain(): Promise<void>;
   close(): Promise<void>;

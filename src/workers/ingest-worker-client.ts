@@ -98,11 +98,13 @@ export function startIngestWorker(
     return worker;
   }
 
-  function task<T>(req: EngineRequest): Promise<T> {
+  function task<T>(req: EngineRequest | { seal: { now: number; sealMs?: number } }): Promise<T> {
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       tasks.set(id, { resolve: resolve, reject });
-      current().postMessage({ id, task: req } satisfies ToWorker);
+      current().postMessage(
+        ('seal' in req ? { id, ...req } : { id, task: req }) satisfies ToWorker,
+      );
     });
   }
 
@@ -141,6 +143,7 @@ export function startIngestWorker(
     retention: (now, rawRetentionDays, maxBytes) =>
       task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
     applyTraffic: (batch) => task<void>({ type: 'traffic', batch }),
+    sealOpenLog: (now, sealMs) => task<void>({ seal: { now, sealMs } }),
     async drain() {
       if (reports.size === 0 && queue.length === 0) return;
       await new Promise<void>((resolve) => idle.push(resolve));
