@@ -16,7 +16,7 @@ import { NodesService } from './domain/nodes/service.js';
 import { NodeUpgrades } from './domain/nodes/upgrades.js';
 import { DownloadGrants } from './domain/nodes/download-grants.js';
 import { AgentAssetFiles } from './deploy/asset-files.js';
-import { randomAlnum } from './platform/crypto.js';
+import { randomAlnum, type ScryptCost } from './platform/crypto.js';
 import { AuthService } from './domain/auth/auth-service.js';
 import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
@@ -145,6 +145,11 @@ export interface DepsOverrides {
   /** Telegram user-account client (tests pass a fake; the default is GramJS). */
   mtproto?: MtprotoGateway;
   /**
+   * scrypt cost of the admin password hash (tests, which build an app and log in for nearly
+   * every test, pass a cheap one; the default is PASSWORD_COST).
+   */
+  passwordCost?: ScryptCost;
+  /**
    * The engine, already open (tests open it themselves to reach its tables); the default
    * opens `config.database`. Shutdown closes it either way.
    */
@@ -163,7 +168,7 @@ export async function createDeps(
   const dataKey = kit.ephemeral
     ? DataKey.ephemeral()
     : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
-  const adminPassword = new AdminPassword(store.settings, clock);
+  const adminPassword = new AdminPassword(store.settings, clock, overrides.passwordCost);
   const auth = new AuthService(
     store.sessions,
     store.settings,
