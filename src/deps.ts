@@ -22,13 +22,13 @@ import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter, type RateLimit } from './domain/auth/rate-limiter.js';
 import { Cluster } from './deps-cluster.js';
-import type { Job } from './jobs/scheduler.js';
+import { claimSharedDataKey } from './domain/cluster/shared-data-key.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { TrafficSettingsService } from './domain/settings/traffic-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
 import { OnlineRateService } from './domain/uptime/online-rate.js';
 import { HistoryService } from './domain/history/history-service.js';
-import { Scheduler } from './jobs/scheduler.js';
+import { Scheduler, type Job } from './jobs/scheduler.js';
 import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
 import { uptimeRetentionJob } from './jobs/uptime-retention.js';
 import { InstallIdentity } from './domain/nodes/install-identity.js';
@@ -144,10 +144,7 @@ export interface DepsOverrides {
   updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
   /** Telegram user-account client (tests pass a fake; the default is GramJS). */
   mtproto?: MtprotoGateway;
-  /**
-   * scrypt cost of the admin password hash (tests, which build an app and log in for nearly
-   * every test, pass a cheap one; the default is PASSWORD_COST).
-   */
+  /** scrypt cost of the admin password hash (tests pass a cheap one; default PASSWORD_COST). */
   passwordCost?: ScryptCost;
   /**
    * The engine, already open (tests open it themselves to reach its tables); the default
@@ -165,9 +162,9 @@ export async function createDeps(
   const log = overrides.log ?? createLogger(config.logLevel);
   const kit = overrides.kit ?? (await openEngineKit(config.database, clock.now()));
   const store = kit.store;
-  const dataKey = kit.ephemeral
-    ? DataKey.ephemeral()
-    : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const keyPath = join(config.home, 'secrets', 'data.key');
+  const dataKey = kit.ephemeral ? DataKey.ephemeral() : DataKey.fromFile(keyPath);
+  if (kit.shared) await claimSharedDataKey(store.settings, dataKey, keyPath, clock.now());
   const adminPassword = new AdminPassword(store.settings, clock, overrides.passwordCost);
   const auth = new AuthService(
     store.sessions,

@@ -87,6 +87,10 @@ export async function buildTestApp(
       clock,
       log: silentLogger,
       passwordCost: TEST_PASSWORD_COST,
+      // Reports are prepared on the calling thread, as on the in-memory SQLite database: a
+      // thread per app would cost each test seconds. The threads have their own tests
+      // (test/workers/pg-ingest-backend.test.ts) and run in the process tests (serve-two-instances).
+      ...(onPostgres ? { ingestMode: 'inline' as const } : {}),
       ...overrides,
       kit: engine.kit,
     });

@@ -166,7 +166,7 @@ export class MetricsEngine {
         e.receivedAt,
         c.reportedAt,
         e.receivedAt,
-        JSON.stringify(c.runtime),
+        c.runtimeJson ?? JSON.stringify(c.runtime),
         c.smartJson,
         c.thermalJson,
         c.pressureJson,
