@@ -16,20 +16,19 @@ import { NodesService } from './domain/nodes/service.js';
 import { NodeUpgrades } from './domain/nodes/upgrades.js';
 import { DownloadGrants } from './domain/nodes/download-grants.js';
 import { AgentAssetFiles } from './deploy/asset-files.js';
-import { randomAlnum } from './platform/crypto.js';
+import { randomAlnum, type ScryptCost } from './platform/crypto.js';
 import { AuthService } from './domain/auth/auth-service.js';
 import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter, type RateLimit } from './domain/auth/rate-limiter.js';
 import { Cluster } from './deps-cluster.js';
 import { claimSharedDataKey } from './domain/cluster/shared-data-key.js';
-import type { Job } from './jobs/scheduler.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { TrafficSettingsService } from './domain/settings/traffic-settings.js';
 import { UptimeService } from './domain/uptime/uptime-service.js';
 import { OnlineRateService } from './domain/uptime/online-rate.js';
 import { HistoryService } from './domain/history/history-service.js';
-import { Scheduler } from './jobs/scheduler.js';
+import { Scheduler, type Job } from './jobs/scheduler.js';
 import { uptimeFinalizeJob } from './jobs/uptime-finalize.js';
 import { uptimeRetentionJob } from './jobs/uptime-retention.js';
 import { InstallIdentity } from './domain/nodes/install-identity.js';
@@ -145,6 +144,8 @@ export interface DepsOverrides {
   updater?: Partial<Pick<UpdaterOptions, 'runningRoot' | 'runningVersion' | 'restart' | 'onPhase'>>;
   /** Telegram user-account client (tests pass a fake; the default is GramJS). */
   mtproto?: MtprotoGateway;
+  /** scrypt cost of the admin password hash (tests pass a cheap one; default PASSWORD_COST). */
+  passwordCost?: ScryptCost;
   /**
    * The engine, already open (tests open it themselves to reach its tables); the default
    * opens `config.database`. Shutdown closes it either way.
@@ -164,7 +165,7 @@ export async function createDeps(
   const keyPath = join(config.home, 'secrets', 'data.key');
   const dataKey = kit.ephemeral ? DataKey.ephemeral() : DataKey.fromFile(keyPath);
   if (kit.shared) await claimSharedDataKey(store.settings, dataKey, keyPath, clock.now());
-  const adminPassword = new AdminPassword(store.settings, clock);
+  const adminPassword = new AdminPassword(store.settings, clock, overrides.passwordCost);
   const auth = new AuthService(
     store.sessions,
     store.settings,

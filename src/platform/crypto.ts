@@ -8,14 +8,29 @@ const scryptAsync = promisify(scrypt) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/** scrypt's cost parameters. A hash records the ones it was made with; verifying reads them. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** The cost of every password hash Dash stores (about 32 MiB and 0.1 s of one core each). */
+export const PASSWORD_COST: ScryptCost = { N: 1 << 15, r: 8, p: 1 };
+const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 const KEY_LEN = 32;
 
-/** Hashes a password with scrypt; the result encodes its own parameters and salt. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Hashes a password with scrypt; the result encodes its own parameters and salt. `cost` is for
+ * tests, which hash and check the admin password for every app they build.
+ */
+export async function hashPassword(
+  password: string,
+  cost: ScryptCost = PASSWORD_COST,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, KEY_LEN, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scryptAsync(password, salt, KEY_LEN, { ...cost, maxmem: SCRYPT_MAXMEM });
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Checks a password against a hash from hashPassword, in constant time. */
@@ -28,7 +43,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(n),
     r: Number(r),
     p: Number(p),
-    maxmem: SCRYPT.maxmem,
+    maxmem: SCRYPT_MAXMEM,
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -13,7 +13,7 @@ import type { EngineKit } from '../../src/kits/engine-kit.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { sqliteKit } from '../../src/kits/sqlite.js';
 import { FakeClock } from './fake-clock.js';
-import { TEST_ADMIN_PASSWORD } from './credentials.js';
+import { TEST_ADMIN_PASSWORD, TEST_PASSWORD_COST } from './credentials.js';
 import { sqliteTestSql, type TestSql } from './test-sql.js';
 import { TEST_ENGINE, openPostgresTestEngine } from './test-engine.js';
 
@@ -54,12 +54,16 @@ function openSqlite(config: DashConfig, now: number): OpenedEngine {
   };
 }
 
-export type TestAppOverrides = Pick<DepsOverrides, 'nodeVersion' | 'updater' | 'log' | 'mtproto'>;
+export type TestAppOverrides = Pick<
+  DepsOverrides,
+  'nodeVersion' | 'updater' | 'log' | 'mtproto' | 'passwordCost'
+>;
 
 /**
  * A full Dash with a fake clock, driven by inject(): on an in-memory SQLite database, or with
  * DASH_TEST_ENGINE=postgres on an empty schema of the test PostgreSQL of its own. A database
- * URL in `env` wins over both (tests of a SQLite file).
+ * URL in `env` wins over both (tests of a SQLite file). Its admin password is hashed at
+ * TEST_PASSWORD_COST (the production cost has tests of its own: test/platform/crypto.test.ts).
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -82,6 +86,7 @@ export async function buildTestApp(
     deps = await createDeps(config, {
       clock,
       log: silentLogger,
+      passwordCost: TEST_PASSWORD_COST,
       // Reports are prepared on the calling thread, as on the in-memory SQLite database: a
       // thread per app would cost each test seconds. The threads have their own tests
       // (test/workers/pg-ingest-backend.test.ts) and run in the process tests (serve-two-instances).

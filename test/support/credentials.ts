@@ -4,6 +4,13 @@ import { seedNode } from './seed-nodes.js';
 
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
+/**
+ * scrypt cost of test apps' admin password hashes: the same code path as PASSWORD_COST at 1/32
+ * of its work. Each test app hashes the password once and most log in (verify) at least once;
+ * at the production cost that was a large share of the suite's CPU time.
+ */
+export const TEST_PASSWORD_COST = { N: 1 << 10, r: 8, p: 1 } as const;
+
 /** Logs in with the test admin password (buildTestApp sets it) and returns Bearer headers. */
 export async function adminHeaders(t: TestApp): Promise<Record<string, string>> {
   const issued = await t.deps.auth.login(TEST_ADMIN_PASSWORD, 'session');

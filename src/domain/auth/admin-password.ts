@@ -1,4 +1,10 @@
-import { hashPassword, randomAlnum, verifyPassword } from '../../platform/crypto.js';
+import {
+  PASSWORD_COST,
+  hashPassword,
+  randomAlnum,
+  verifyPassword,
+  type ScryptCost,
+} from '../../platform/crypto.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SettingsRepo } from '../../store/ports.js';
 
@@ -23,6 +29,8 @@ export class AdminPassword {
   constructor(
     private readonly settings: SettingsRepo,
     private readonly clock: Clock,
+    /** scrypt cost of the hashes it stores (tests pass a cheaper one). */
+    private readonly cost: ScryptCost = PASSWORD_COST,
   ) {}
 
   /** Called after each password change with the new user version. */
@@ -31,7 +39,7 @@ export class AdminPassword {
   }
 
   async set(password: string): Promise<void> {
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.cost);
     const raw = await this.settings.get(USER_VERSION_KEY);
     const version = (raw === undefined ? 0 : Number(JSON.parse(raw))) + 1;
     await this.settings.setMany(

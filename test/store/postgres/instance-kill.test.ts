@@ -68,7 +68,17 @@ describe.skipIf(!POSTGRES_AVAILABLE)('an instance killed mid-ingest', () => {
       await until(() => leading.get('b') === true);
       const ackedBeforeB = ackedBy(5_000_000).length;
       await until(() => ackedBy(5_000_000).length >= ackedBeforeB + 200);
-      await new Promise((r) => setTimeout(r, 5 * JOB_TURN_MS));
+      // B's own job turns after the kill: waited for, not slept for (a loaded machine delays
+      // B's timers well past a fixed number of turns).
+      const turnsAfterKill = async () =>
+        (await store.pool.query<{ turn: number }>('SELECT turn FROM t_job_runs')).rows.filter(
+          (r) => r.turn * JOB_TURN_MS > killedAt,
+        ).length;
+      const end = performance.now() + 30_000;
+      while ((await turnsAfterKill()) < 3) {
+        if (performance.now() > end) throw new Error('B ran fewer than 3 job turns in 30 s');
+        await new Promise((r) => setTimeout(r, JOB_TURN_MS));
+      }
       await b.stop();
 
       const rows = (
