@@ -9,6 +9,9 @@ import pg from 'pg';
 import { freshSchema, postgresUnavailable, warnPostgresSkipped } from '../support/postgres.js';
 import { startDash, type DashProcess } from '../support/dash-process.js';
 import { agentReport } from '../support/agent-payloads.js';
+import { OpenLogFile } from '../../src/store/sqlite/open-log.js';
+import { openLogPath } from '../../src/store/sqlite/open-logs.js';
+import { encodeSample } from '../../src/store/history-blocks/open-log-record.js';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
@@ -21,6 +24,25 @@ function dash(args: string[], env: Record<string, string>) {
 }
 
 describe('dash on a PostgreSQL URL', () => {
+  it('migrate-data refuses an install whose open-block logs hold unsealed reports', async () => {
+    const path = join(tempHome(), 'dash.db');
+    const lite = openSqliteStore(path, 1);
+    await lite.close();
+    // What a crashed `dash serve` leaves: acknowledged reports only in its log.
+    const log = OpenLogFile.open(openLogPath(path, 0), { shard: 0, from: 0 });
+    log.append([encodeSample({ node: 1, at: 5, host: [1, null], devices: new Uint8Array(4) })]);
+    log.close();
+    const r = dash(
+      ['migrate-data', '--from', `sqlite:${path}`, '--to', 'postgres://x@127.0.0.1:1/none'],
+      {
+        DASH_HOME: tempHome(),
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${path} has 1 records in its open-block logs`);
+    expect(r.stderr).toContain('start `dash serve` on it once and stop it');
+  });
+
   it('says which server it could not reach, without the password', () => {
     const r = dash(['migrate'], {
       DASH_HOME: tempHome(),

@@ -5,6 +5,7 @@ import { systemClock } from '../../platform/clock.js';
 import { connectPostgres } from '../../store/postgres/open.js';
 import { migratePostgres } from '../../store/postgres/migrate.js';
 import { redactUrl } from '../../store/postgres/pool.js';
+import { OpenLogReaders } from '../../store/sqlite/open-logs.js';
 import {
   copySqliteToPostgres,
   MigrateDataError,
@@ -28,6 +29,16 @@ function progressPrinter(out: (line: string) => void): (p: CopyProgress) => void
   };
 }
 
+/** Records a crashed run left in the open-block logs, which only a `dash serve` start seals. */
+function unsealedRecords(dbPath: string): number {
+  const logs = new OpenLogReaders(dbPath);
+  try {
+    return logs.size().records;
+  } finally {
+    logs.close();
+  }
+}
+
 /**
  * `dash migrate-data --from sqlite:FILE --to postgres://…`: copies a stopped SQLite install
  * into an empty PostgreSQL database, printing progress and each table's verified row count.
@@ -41,6 +52,14 @@ export async function migrateDataCommand(opts: MigrateDataOptions): Promise<void
   const path = resolve(opts.from.replace(/^sqlite:(\/\/)?/, ''));
   if (!/^postgres(ql)?:\/\//.test(opts.to)) return fail('--to must be a postgres:// URL');
   if (!existsSync(path)) return fail(`no SQLite database at ${path}`);
+  const unsealed = unsealedRecords(path);
+  if (unsealed > 0) {
+    return fail(
+      `${path} has ${unsealed} records in its open-block logs (${path}-open-*) not yet sealed ` +
+        'into the database, left by a run that did not stop cleanly; start `dash serve` on it ' +
+        'once and stop it (a start seals them), then run this again',
+    );
+  }
   const source = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
   try {
     const pool = await connectPostgres(opts.to, { max: 2 });
