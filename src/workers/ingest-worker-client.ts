@@ -9,6 +9,7 @@ import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';
 import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
+import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
 
 function newWorker(workerData: IngestWorkerData): Worker {
@@ -114,17 +115,7 @@ export function startIngestWorker(
   return {
     process(r) {
       const id = nextId++;
-      // The worker must own the memory it receives: a disposable body that fills its own
-      // allocation moves as it is; anything else (Fastify's buffers may be slices of a shared
-      // pool) is copied to an exact-size buffer first.
-      const b = r.body;
-      const own =
-        b &&
-        r.bodyDisposable &&
-        b.buffer instanceof ArrayBuffer &&
-        b.byteOffset === 0 &&
-        b.byteLength === b.buffer.byteLength;
-      const body = own ? b : b && new Uint8Array(b);
+      const body = ownedBody(r.body, r.bodyDisposable);
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
       queue.push({

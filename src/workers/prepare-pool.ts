@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.js';
 import type { MetricsWrite } from '../store/ports.js';
 import type { BatchPreparer } from './batch-preparer.js';
 import type { FromPrepareWorker, PrepareWorkerData, ToPrepareWorker } from './prepare-worker.js';
+import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
 
 export interface PreparePoolOptions {
@@ -119,17 +120,7 @@ export function preparePool(opts: PreparePoolOptions): BatchPreparer & {
         const shard = of(r.nodeId);
         let part = parts.get(shard);
         if (!part) parts.set(shard, (part = { at: [], reports: [], transfer: [] }));
-        // The thread must own the memory it receives: a disposable body that fills its own
-        // allocation moves as it is; anything else (Fastify's buffers may be slices of a
-        // shared pool) is copied to an exact-size buffer first.
-        const b = r.body;
-        const own =
-          b &&
-          r.bodyDisposable &&
-          b.buffer instanceof ArrayBuffer &&
-          b.byteOffset === 0 &&
-          b.byteLength === b.buffer.byteLength;
-        const body = own ? b : b && new Uint8Array(b);
+        const body = ownedBody(r.body, r.bodyDisposable);
         if (body) part.transfer.push(body.buffer as ArrayBuffer);
         part.at.push(i);
         part.reports.push({
