@@ -178,18 +178,36 @@ describe.skipIf(!POSTGRES_AVAILABLE).each(['inline', 'worker threads'] as const)
     });
 
     it('groups reports handed over together into one commit', async () => {
+      // The first commit is held until all five batches are prepared, so however slowly the
+      // threads prepare them, the other four are waiting when it returns.
+      let preparedBatches = 0;
+      let allPrepared!: () => void;
+      const five = new Promise<void>((resolve) => (allPrepared = resolve));
+      const base = options().preparer;
+      const counted: BatchPreparer | undefined = base && {
+        ...base,
+        prepare: async (reports) => {
+          const batch = await base.prepare(reports);
+          if (++preparedBatches === 5) allPrepared();
+          return batch;
+        },
+      };
       let commits = 0;
       const counting = {
         maxDevicesPerNode: 64,
-        commitBatch: (w: Parameters<PgMetricsEngine['commitBatch']>[0]) => {
+        commitBatch: async (w: Parameters<PgMetricsEngine['commitBatch']>[0]) => {
           commits++;
+          if (commits === 1 && counted) {
+            await five;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
           return engine.commitBatch(w);
         },
       };
       const grouped = pgIngestBackend(
         counting,
         noMaintenance,
-        options({ batchSize: 8, commitMaxReports: 1000 }),
+        options({ batchSize: 8, commitMaxReports: 1000, preparer: counted }),
       );
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
