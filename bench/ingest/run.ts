@@ -8,12 +8,14 @@
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
  *   npm run bench:ingest -- --gzip     every body gzip-encoded (Content-Encoding: gzip)
+ *   npm run bench:ingest -- --only startup,rss   only the phases these targets need
+ *     (latency, rss, disk, cpu, saturation, startup); --prebuilt skips the build
  *
  * Diagnosis: `-- --profile DIR` writes V8 CPU profiles of every Dash thread; BENCH_DASH_FLAGS
  * passes node flags to Dash (e.g. "--trace-gc") and BENCH_DASH_STDOUT=1 shows its stdout.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +24,15 @@ import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
 import { sealAll } from '../../src/store/sqlite/history-blocks.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
-import { printTargets } from './targets.js';
+import { printTargets, type TargetFigures } from './targets.js';
+import {
+  cpuPerReport,
+  rssMb,
+  threadCpu,
+  threadWritten,
+  writtenBytes,
+  writtenPerReport,
+} from './proc.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +45,10 @@ const { values: args } = parseArgs({
     gzip: { type: 'boolean', default: false },
     /** Writes V8 CPU profiles of the Dash process (all threads) into this directory. */
     profile: { type: 'string' },
+    /** Only the phases these targets need, e.g. `startup,rss` (names in TARGET_PHASES). */
+    only: { type: 'string' },
+    /** Use dist/ as it is (skip the build). */
+    prebuilt: { type: 'boolean', default: false },
   },
 });
 const NODES = Number(args.nodes);
@@ -44,82 +58,6 @@ const SAT_SECONDS = Number(args.sat);
 const CONNECTIONS = Number(args.connections);
 const root = new URL('../../', import.meta.url).pathname;
 const TSX = ['--import', 'tsx'];
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-/** CPU seconds used so far by each thread of a process, keyed by "tid name". */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  const tick = 100; // USER_HZ on Linux
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      out.set(
-        `${tid} ${tid === String(pid) ? 'main' : name}`,
-        (Number(fields[11]) + Number(fields[12])) / tick,
-      );
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
-
-/** Bytes the process has caused to be written to storage so far. */
-function writtenBytes(pid: number): number {
-  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-  return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
-}
-
-/** Bytes each thread of a process has caused to be written to storage so far, keyed by "tid name". */
-function threadWritten(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const io = readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8');
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      out.set(
-        `${tid} ${tid === String(pid) ? 'main' : name}`,
-        Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0),
-      );
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
-
-/** Disk writes per answered report between two readings, in total and by thread. */
-function writtenPerReport(
-  before: Map<string, number>,
-  after: Map<string, number>,
-  reports: number,
-): string {
-  const rows = [...after]
-    .map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / Math.max(1, reports)] as const)
-    .filter(([, b]) => b >= 1)
-    .sort((a, b) => b[1] - a[1]);
-  const total = rows.reduce((n, [, b]) => n + b, 0);
-  return `${fmt(total / 1024, 2)} KiB (${rows.map(([k, b]) => `${k.split(' ')[1]} ${fmt(b / 1024, 2)}`).join(', ')})`;
-}
-
-/** Per-thread CPU microseconds per answered report between two readings. */
-function cpuPerReport(before: Map<string, number>, after: Map<string, number>, reports: number) {
-  const rows = [...after]
-    .map(([k, v]) => [k, ((v - (before.get(k) ?? 0)) * 1e6) / Math.max(1, reports)] as const)
-    .filter(([, us]) => us >= 1)
-    .sort((a, b) => b[1] - a[1]);
-  const total = rows.reduce((n, [, us]) => n + us, 0);
-  const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
-  return { total, text };
-}
 
 /** Runs a load phase in the generator process while sampling the server's RSS. */
 async function load(
@@ -251,10 +189,12 @@ async function stopDash(dash: ChildProcess, graceful: boolean): Promise<void> {
 async function measureStartup(
   home: string,
   secret: string,
+  profileDir: string | undefined,
 ): Promise<{ api: number; ingest: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const dash = spawnDash(home, port, []);
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, 'startup')] : [];
+  const dash = spawnDash(home, port, profile);
   try {
     await waitForHttp(port, '/api/version', 10);
     const api = (performance.now() - t0) / 1000;
@@ -273,60 +213,99 @@ async function measureStartup(
     }
     return { api, ingest: (performance.now() - t0) / 1000 };
   } finally {
-    await stopDash(dash, false);
+    await stopDash(dash, profileDir !== undefined);
   }
 }
 
+/** What each `--only` name measures: the phases it needs. */
+const TARGET_PHASES = {
+  latency: ['baseOpen', 'open'],
+  rss: ['open'],
+  disk: ['open'],
+  cpu: ['baseSat', 'sat'],
+  saturation: ['baseSat', 'sat'],
+  startup: ['startup'],
+} as const;
+type Phase = (typeof TARGET_PHASES)[keyof typeof TARGET_PHASES][number];
+
+function phasesOf(only: string | undefined): Set<Phase> {
+  const names = only ? only.split(',').map((n) => n.trim()) : Object.keys(TARGET_PHASES);
+  const phases = new Set<Phase>();
+  for (const name of names) {
+    if (!(name in TARGET_PHASES))
+      throw new Error(`--only: unknown target ${name} (${Object.keys(TARGET_PHASES).join(', ')})`);
+    for (const p of TARGET_PHASES[name as keyof typeof TARGET_PHASES]) phases.add(p);
+  }
+  return phases;
+}
+
 async function main(): Promise<void> {
+  const phases = phasesOf(args.only);
   const home = mkdtempSync(join(tmpdir(), 'dash-bench-'));
   const dbPath = join(home, 'dash.db');
   const started = performance.now();
   const loadAtStart = load1();
   console.log(
-    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; load average ${loadAtStart}`,
+    `ingest benchmark: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; ` +
+      `phases ${[...phases].join(', ')}; load average ${loadAtStart}`,
   );
   // Measure what ships: the compiled build, not the TypeScript sources through a loader.
-  const build = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('build failed');
+  if (!args.prebuilt) {
+    const build = spawnSync('npm', ['run', '-s', 'build:server'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
   const secrets = await seedNodes(home, NODES);
   const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
   const children: ChildProcess[] = [gen];
   let dash: ChildProcess | undefined;
+  const figures: TargetFigures = {
+    loadAverage: '',
+    nodes: NODES,
+    rate: RATE,
+  };
   try {
     // Baseline: bare node:http + JSON.parse, same bodies, same client, same machine.
-    const base = fork(join(root, 'bench/ingest/baseline-server.ts'), ['0'], { execArgv: TSX });
-    children.push(base);
-    const basePort = await new Promise<number>((resolve) =>
-      base.once('message', (m: { port: number }) => resolve(m.port)),
-    );
-    const baseCpu0 = [threadCpu(base.pid!), threadCpu(gen.pid!)] as const;
-    const baseSat = await load(gen, base.pid!, {
-      port: basePort,
-      path: '/api/node/metrics',
-      gzip: args.gzip,
-      secrets,
-      mode: 'closed',
-      seconds: SAT_SECONDS,
-      connections: CONNECTIONS,
-    });
-    const baseCpuServer = cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok);
-    const baseCpu = `server ${baseCpuServer.text}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok).text}`;
-    // The same open loop against the baseline: what the generator and loopback add to latency.
-    const baseOpen = await load(gen, base.pid!, {
-      port: basePort,
-      path: '/api/node/metrics',
-      gzip: args.gzip,
-      secrets,
-      mode: 'open',
-      rate: RATE,
-      seconds: Math.min(OPEN_SECONDS, 5),
-      connections: 256,
-    });
-    base.kill();
+    let baseSat: (LoadResult & { rssMaxMb: number }) | undefined;
+    let baseOpen: (LoadResult & { rssMaxMb: number }) | undefined;
+    let baseCpu = '';
+    if (phases.has('baseSat') || phases.has('baseOpen')) {
+      const base = fork(join(root, 'bench/ingest/baseline-server.ts'), ['0'], { execArgv: TSX });
+      children.push(base);
+      const basePort = await new Promise<number>((resolve) =>
+        base.once('message', (m: { port: number }) => resolve(m.port)),
+      );
+      if (phases.has('baseSat')) {
+        const baseCpu0 = [threadCpu(base.pid!), threadCpu(gen.pid!)] as const;
+        baseSat = await load(gen, base.pid!, {
+          port: basePort,
+          path: '/api/node/metrics',
+          gzip: args.gzip,
+          secrets,
+          mode: 'closed',
+          seconds: SAT_SECONDS,
+          connections: CONNECTIONS,
+        });
+        const baseCpuServer = cpuPerReport(baseCpu0[0], threadCpu(base.pid!), baseSat.ok);
+        baseCpu = `server ${baseCpuServer.text}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok).text}`;
+        figures.baseCpuUs = baseCpuServer.total;
+        figures.baseSatPerSecond = baseSat.perSecond;
+      }
+      if (phases.has('baseOpen')) {
+        // The same open loop against the baseline: what the generator and loopback add to latency.
+        baseOpen = await load(gen, base.pid!, {
+          port: basePort,
+          path: '/api/node/metrics',
+          gzip: args.gzip,
+          secrets,
+          mode: 'open',
+          rate: RATE,
+          seconds: Math.min(OPEN_SECONDS, 5),
+          connections: 256,
+        });
+        figures.baseOpenP99 = baseOpen.p99;
+      }
+      base.kill();
+    }
 
     const port = await freePort();
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
@@ -345,31 +324,68 @@ async function main(): Promise<void> {
       gzip: args.gzip,
     };
 
+    // Every node gets a current projection (the startup phase restarts on it).
     const warm = await load(gen, pid, { ...common, mode: 'once' });
-    const before = storedBytes(dbPath);
-    const cpuBeforeOpen = threadCpu(pid);
-    const writtenBeforeOpen = writtenBytes(pid);
-    const threadsBeforeOpen = threadWritten(pid);
-    const open = await load(gen, pid, {
-      ...common,
-      mode: 'open',
-      rate: RATE,
-      seconds: OPEN_SECONDS,
-      connections: 256,
-    });
-    const openWritten = (writtenBytes(pid) - writtenBeforeOpen) / Math.max(1, open.ok);
-    const openCpu = cpuPerReport(cpuBeforeOpen, threadCpu(pid), open.ok);
-    const afterOpen = storedBytes(dbPath);
-    const openThreads = writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
-    const cpuBeforeSat = threadCpu(pid);
-    const genBeforeSat = threadCpu(gen.pid!);
-    const writtenBeforeSat = writtenBytes(pid);
-    const threadsBeforeSat = threadWritten(pid);
-    const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
-    const satWritten = (writtenBytes(pid) - writtenBeforeSat) / Math.max(1, sat.ok);
-    const satThreads = writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
-    const satCpuServer = cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok);
-    const satCpu = `server ${satCpuServer.text}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok).text}`;
+    console.log('');
+    if (baseSat) console.log(line('baseline (node:http+JSON.parse)', baseSat));
+    if (baseOpen) console.log(line(`baseline open loop ${RATE}/s`, baseOpen));
+    console.log(line('dash warm-up (1 report/node)', warm));
+    if (phases.has('open')) {
+      const before = storedBytes(dbPath);
+      const cpuBeforeOpen = threadCpu(pid);
+      const writtenBeforeOpen = writtenBytes(pid);
+      const threadsBeforeOpen = threadWritten(pid);
+      const open = await load(gen, pid, {
+        ...common,
+        mode: 'open',
+        rate: RATE,
+        seconds: OPEN_SECONDS,
+        connections: 256,
+      });
+      const openWritten = (writtenBytes(pid) - writtenBeforeOpen) / Math.max(1, open.ok);
+      const openCpu = cpuPerReport(cpuBeforeOpen, threadCpu(pid), open.ok);
+      const afterOpen = storedBytes(dbPath);
+      const openThreads = writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
+      console.log(line(`dash open loop ${RATE}/s`, open));
+      console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
+      console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
+      console.log(`disk writes per report, open loop: ${fmt(openWritten / 1024, 2)} KiB`);
+      // By thread: the ingest threads write history, projections and traffic counters (and run
+      // most checkpoints); the main thread writes alerts and sessions.
+      console.log(`  by thread: ${openThreads}`);
+      const perReport = (afterOpen.total - before.total) / Math.max(1, open.ok);
+      console.log(
+        `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
+      );
+      Object.assign(figures, {
+        openP99: baseOpen ? open.p99 : undefined,
+        worstSecondP99: baseOpen ? Math.max(0, ...open.p99BySecond) : undefined,
+        openErrors: open.sent - open.ok,
+        rssMb: open.rssMaxMb,
+        diskKiB: openWritten / 1024,
+      });
+    }
+    if (phases.has('sat')) {
+      const cpuBeforeSat = threadCpu(pid);
+      const genBeforeSat = threadCpu(gen.pid!);
+      const writtenBeforeSat = writtenBytes(pid);
+      const threadsBeforeSat = threadWritten(pid);
+      const sat = await load(gen, pid, { ...common, mode: 'closed', seconds: SAT_SECONDS });
+      const satWritten = (writtenBytes(pid) - writtenBeforeSat) / Math.max(1, sat.ok);
+      const satThreads = writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
+      const satCpuServer = cpuPerReport(cpuBeforeSat, threadCpu(pid), sat.ok);
+      const satCpu = `server ${satCpuServer.text}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok).text}`;
+      console.log(line('dash saturation', sat));
+      console.log(`CPU per report, baseline: ${baseCpu}`);
+      console.log(`CPU per report, dash saturation: ${satCpu}`);
+      console.log(`disk writes per report, saturation: ${fmt(satWritten / 1024, 2)} KiB`);
+      console.log(`  by thread: ${satThreads}`);
+      Object.assign(figures, {
+        cpuUs: satCpuServer.total,
+        satPerSecond: sat.perSecond,
+        satRssMb: sat.rssMaxMb,
+      });
+    }
     const rows = (
       new BetterSqlite3(dbPath, { readonly: true })
         .prepare('SELECT count(*) AS n FROM metrics_raw')
@@ -377,29 +393,6 @@ async function main(): Promise<void> {
     ).n;
     const total = storedBytes(dbPath).total;
     const tables = tableBytes(dbPath);
-
-    const perReport = (afterOpen.total - before.total) / Math.max(1, open.ok);
-    console.log('');
-    console.log(line('baseline (node:http+JSON.parse)', baseSat));
-    console.log(line(`baseline open loop ${RATE}/s`, baseOpen));
-    console.log(line('dash warm-up (1 report/node)', warm));
-    console.log(line(`dash open loop ${RATE}/s`, open));
-    console.log(line('dash saturation', sat));
-    console.log('');
-    console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
-    console.log(`CPU per report, baseline: ${baseCpu}`);
-    console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
-    console.log(`CPU per report, dash saturation: ${satCpu}`);
-    console.log(
-      `disk writes per report: open loop ${fmt(openWritten / 1024, 2)} KiB, saturation ${fmt(satWritten / 1024, 2)} KiB`,
-    );
-    // By thread: the ingest threads write history, projections and traffic counters (and run
-    // most checkpoints); the main thread writes alerts and sessions.
-    console.log(`  by thread, open loop: ${openThreads}`);
-    console.log(`  by thread, saturation: ${satThreads}`);
-    console.log(
-      `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
-    );
     // History grows with every report; the current projection and the device dictionary are
     // a fixed cost per node, so a short run says little about them per report.
     const PER_NODE = ['node_current', 'metric_devices', 'sqlite_autoindex_metric_devices_1'];
@@ -427,31 +420,18 @@ async function main(): Promise<void> {
         `over ${fmt(sealed.points)} reports in ${fmt(sealed.blocks)} blocks (target ≤ 60, stretch ≤ 30); ` +
         `sealing took ${fmt(sealed.ms)} ms`,
     );
-    // A restart on the run's database: every node has a current projection and history.
-    const restart = await measureStartup(home, secrets[0]!);
-    console.log(
-      `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
-        `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report`,
-    );
-    const loadAtEnd = load1();
+    if (phases.has('startup')) {
+      // A restart on the run's database: every node has a current projection and history.
+      const restart = await measureStartup(home, secrets[0]!, args.profile);
+      console.log(
+        `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
+          `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report`,
+      );
+      figures.startupSeconds = restart.ingest;
+    }
     console.log('');
-    printTargets({
-      loadAverage: `${loadAtStart} at start, ${loadAtEnd} at end`,
-      baseOpenP99: baseOpen.p99,
-      openP99: open.p99,
-      worstSecondP99: Math.max(0, ...open.p99BySecond),
-      openErrors: open.sent - open.ok,
-      rssMb: open.rssMaxMb,
-      satRssMb: sat.rssMaxMb,
-      cpuUs: satCpuServer.total,
-      baseCpuUs: baseCpuServer.total,
-      diskKiB: openWritten / 1024,
-      satPerSecond: sat.perSecond,
-      baseSatPerSecond: baseSat.perSecond,
-      startupSeconds: restart.ingest,
-      nodes: NODES,
-      rate: RATE,
-    });
+    figures.loadAverage = `${loadAtStart} at start, ${load1()} at end`;
+    printTargets(figures);
     console.log(`benchmark took ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
     if (dash) await stopDash(dash, Boolean(args.profile));

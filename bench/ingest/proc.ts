@@ -1,0 +1,85 @@
+/** Readings of a process from /proc (Linux): RSS, CPU time and disk writes, per thread where it matters. */
+import { readFileSync, readdirSync } from 'node:fs';
+
+const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** CPU seconds used so far by each thread of a process, keyed by "tid name". */
+export function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const tick = 100; // USER_HZ on Linux
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.set(
+        `${tid} ${tid === String(pid) ? 'main' : name}`,
+        (Number(fields[11]) + Number(fields[12])) / tick,
+      );
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Bytes the process has caused to be written to storage so far. */
+export function writtenBytes(pid: number): number {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
+}
+
+/** Bytes each thread of a process has caused to be written to storage so far, keyed by "tid name". */
+export function threadWritten(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const io = readFileSync(`/proc/${pid}/task/${tid}/io`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.set(
+        `${tid} ${tid === String(pid) ? 'main' : name}`,
+        Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0),
+      );
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Disk writes per answered report between two readings, in total and by thread. */
+export function writtenPerReport(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  reports: number,
+): string {
+  const rows = [...after]
+    .map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / Math.max(1, reports)] as const)
+    .filter(([, b]) => b >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, b]) => n + b, 0);
+  return `${fmt(total / 1024, 2)} KiB (${rows.map(([k, b]) => `${k.split(' ')[1]} ${fmt(b / 1024, 2)}`).join(', ')})`;
+}
+
+/** Per-thread CPU microseconds per answered report between two readings. */
+export function cpuPerReport(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  reports: number,
+) {
+  const rows = [...after]
+    .map(([k, v]) => [k, ((v - (before.get(k) ?? 0)) * 1e6) / Math.max(1, reports)] as const)
+    .filter(([, us]) => us >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((n, [, us]) => n + us, 0);
+  const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
+  return { total, text };
+}
