@@ -12,6 +12,11 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
    * have one; elsewhere the collector writes through its repository.
    */
   applyTraffic?(batch: TrafficBatch): Promise<void>;
+  /**
+   * Resolves once the pipeline can take reports without waiting for its threads to load (the
+   * worker backends; the others are always ready).
+   */
+  ready?(): Promise<void>;
   /** Waits until every report handed over so far is answered. */
   drain(): Promise<void>;
   close(): Promise<void>;

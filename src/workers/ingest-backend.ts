@@ -87,6 +87,9 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
     rollup: (at, sealMs) => first.rollup(at, sealMs),
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
     applyTraffic: first.applyTraffic && ((batch) => first.applyTraffic!(batch)),
+    async ready() {
+      await Promise.all(shards.map((s) => s.ready?.() ?? Promise.resolve()));
+    },
     async drain() {
       await Promise.all(shards.map((s) => s.drain()));
     },

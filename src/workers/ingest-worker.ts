@@ -11,7 +11,8 @@ import { WriteLock } from './write-lock.js';
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
  * metrics maintenance tasks. Messages in: {reports: [...]} (one batch from the HTTP thread),
- * {facts: [...]} (render facts of nodes), {id, task} and {id, close}. Out: {results: [...]} (one per batch), {id, ok, value|error}.
+ * {facts: [...]} (render facts of nodes), {id, task} and {id, close}. Out: {ready} (once, when
+ * loaded), {results: [...]} (one per batch), {id, ok, value|error}.
  */
 export type ToWorker =
   | { reports: Array<RawReport & { id: number }> }
@@ -20,6 +21,7 @@ export type ToWorker =
   | { id: number; close: true };
 
 export type FromWorker =
+  | { ready: true }
   | { results: Array<{ id: number; result: CoreResult }> }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
@@ -128,3 +130,5 @@ port.on('message', (msg: ToWorker) => {
     });
   }
 });
+
+port.postMessage({ ready: true } satisfies FromWorker);
