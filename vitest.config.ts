@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testWorkers } from './test/support/workers.js';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: testWorkers(),
   },
 });

@@ -72,6 +72,63 @@ export async function freshSchema(): Promise<{
   };
 }
 
+/** Prefix of the schemas a run of vitest.postgres.config.ts keeps: `dash_t_<run>_`. */
+export const runSchemaPrefix = (run: string): string => `dash_t_${run}_`;
+
+/**
+ * The schema of this name, created when missing: a URL whose connections use it, whether it was
+ * there already (left by an earlier test file of the same worker, to be emptied before use), and
+ * drop() to remove it.
+ */
+export async function namedSchema(schema: string): Promise<{
+  url: string;
+  schema: string;
+  existed: boolean;
+  drop: () => Promise<void>;
+}> {
+  if (!/^[a-z0-9_]+$/.test(schema)) throw new Error(`not a test schema name: ${schema}`);
+  const admin = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+  await admin.connect();
+  let existed: boolean;
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    existed = found.rowCount === 1;
+    if (!existed) await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(POSTGRES_TEST_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), schema, existed, drop: () => dropSchemas([schema]) };
+}
+
+/** Drops these schemas and everything in them. */
+export async function dropSchemas(schemas: readonly string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const c = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+  await c.connect();
+  try {
+    for (const s of schemas) await c.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Names of the schemas that start with this prefix. */
+export async function schemasNamed(prefix: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+  await c.connect();
+  try {
+    const res = await c.query<{ name: string }>(
+      `SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1) ORDER BY 1`,
+      [prefix],
+    );
+    return res.rows.map((r) => r.name);
+  } finally {
+    await c.end();
+  }
+}
+
 /** Deletes every row of the current schema and restarts its id sequences: as migrated, empty. */
 export async function emptySchema(pool: pg.Pool | pg.Client): Promise<void> {
   const tables = await pool.query<{ name: string }>(

@@ -3,8 +3,12 @@ import type { HistoryPartitions } from '../ports.js';
 import { dropPartitionsBefore, ensurePartitionsAhead } from './partitions.js';
 import type { PartitionGuard } from './partition-guard.js';
 
-/** Transaction-level advisory lock: one instance maintains partitions at a time. */
-const PARTITIONS_LOCK = 0x64617368_02; // 'dash' + 2
+/**
+ * Transaction-level advisory lock: one instance maintains partitions at a time. Advisory locks
+ * are database-wide, so the key names the schema: an install in another schema of the same
+ * database (tests run side by side, several installs) never makes this one skip its turn.
+ */
+export const PARTITIONS_LOCK_SQL = "hashtext('dash.partitions.' || current_schema())";
 
 /**
  * The partition job's work on PostgreSQL: today's and the next days' partitions of every
@@ -19,8 +23,7 @@ export function postgresHistoryPartitions(pool: pg.Pool, guard: PartitionGuard):
       try {
         await client.query('BEGIN');
         const lock = await client.query<{ ok: number }>(
-          'SELECT pg_try_advisory_xact_lock($1) AS ok',
-          [PARTITIONS_LOCK],
+          `SELECT pg_try_advisory_xact_lock(${PARTITIONS_LOCK_SQL}) AS ok`,
         );
         if (lock.rows[0]?.ok !== 1) {
           await client.query('ROLLBACK');

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PostgresStore } from '../../../src/store/postgres/open.js';
 import { listPartitions } from '../../../src/store/postgres/partitions.js';
+import { PARTITIONS_LOCK_SQL } from '../../../src/store/postgres/partition-maintenance.js';
+import { freshSchema } from '../../support/postgres.js';
+import pg from 'pg';
 import { historyPartitionsJob } from '../../../src/jobs/history-partitions.js';
 import type { HistoryPartitions } from '../../../src/store/ports.js';
 import { openSharedPostgres, POSTGRES_AVAILABLE } from '../engines.js';
@@ -63,7 +66,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('history partitions on PostgreSQL', () => {
     const other = await store.pool.connect();
     try {
       await other.query('BEGIN');
-      await other.query('SELECT pg_advisory_xact_lock($1)', [0x64617368_02]);
+      await other.query(`SELECT pg_advisory_xact_lock(${PARTITIONS_LOCK_SQL})`);
       expect(await store.historyPartitions.maintain(NOW, 8)).toEqual({
         created: 0,
         dropped: [],
@@ -74,5 +77,20 @@ describe.skipIf(!POSTGRES_AVAILABLE)('history partitions on PostgreSQL', () => {
       other.release();
     }
     expect((await store.historyPartitions.maintain(NOW, 8)).skipped).toBe(false);
+  });
+
+  it('is not held up by an install in another schema of the same database', async () => {
+    const elsewhere = await freshSchema();
+    const other = new pg.Client({ connectionString: elsewhere.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_advisory_xact_lock(${PARTITIONS_LOCK_SQL})`);
+      expect((await store.historyPartitions.maintain(NOW, 8)).skipped).toBe(false);
+      await other.query('COMMIT');
+    } finally {
+      await other.end();
+      await elsewhere.drop();
+    }
   });
 });
