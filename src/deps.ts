@@ -22,6 +22,7 @@ import { authSyncJob } from './jobs/auth-sync.js';
 import { AccessTokenCodec } from './domain/auth/access-token.js';
 import { RateLimiter, type RateLimit } from './domain/auth/rate-limiter.js';
 import { Cluster } from './deps-cluster.js';
+import { claimSharedDataKey } from './domain/cluster/shared-data-key.js';
 import type { Job } from './jobs/scheduler.js';
 import { SystemSettingsService } from './domain/settings/system-settings.js';
 import { TrafficSettingsService } from './domain/settings/traffic-settings.js';
@@ -160,9 +161,9 @@ export async function createDeps(
   const log = overrides.log ?? createLogger(config.logLevel);
   const kit = overrides.kit ?? (await openEngineKit(config.database, clock.now()));
   const store = kit.store;
-  const dataKey = kit.ephemeral
-    ? DataKey.ephemeral()
-    : DataKey.fromFile(join(config.home, 'secrets', 'data.key'));
+  const keyPath = join(config.home, 'secrets', 'data.key');
+  const dataKey = kit.ephemeral ? DataKey.ephemeral() : DataKey.fromFile(keyPath);
+  if (kit.shared) await claimSharedDataKey(store.settings, dataKey, keyPath, clock.now());
   const adminPassword = new AdminPassword(store.settings, clock);
   const auth = new AuthService(
     store.sessions,

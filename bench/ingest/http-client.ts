@@ -15,7 +15,11 @@ export class Connection {
   /** The socket is gone (closed by either side); the connection cannot send again. */
   closed = false;
 
-  private constructor(socket: Socket) {
+  private constructor(
+    socket: Socket,
+    /** The port this connection was opened to. */
+    readonly port: number,
+  ) {
     this.socket = socket;
     socket.setNoDelay(true);
     socket.on('data', (d: Buffer) => this.onData(d));
@@ -28,7 +32,7 @@ export class Connection {
 
   static open(port: number): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => resolve(new Connection(s)));
+      const s = connect(port, '127.0.0.1', () => resolve(new Connection(s, port)));
       s.once('error', reject);
     });
   }

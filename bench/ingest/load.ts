@@ -11,7 +11,12 @@ import { agentReport } from '../../test/support/agent-payloads.js';
 import { Connection, requestHead } from './http-client.js';
 
 export interface LoadCommand {
-  port: number;
+  /**
+   * The servers: with several, connections are opened round-robin across them and, in the open
+   * loop, each request goes to the next server in turn (a load balancer without sticky
+   * sessions: a node's reports land on any of them).
+   */
+  ports: number[];
   path: string;
   secrets: string[];
   mode: 'open' | 'closed' | 'once';
@@ -49,7 +54,9 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     bodies.map((b) => requestHead(cmd.path, s, b.length, cmd.gzip)),
   );
   const conns = await Promise.all(
-    Array.from({ length: cmd.connections }, () => Connection.open(cmd.port)),
+    Array.from({ length: cmd.connections }, (_, i) =>
+      Connection.open(cmd.ports[i % cmd.ports.length]!),
+    ),
   );
   const latencies: number[] = [];
   const bySecond: number[][] = [];
@@ -91,7 +98,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
             fail(err as Error);
             // Carry on with a new connection; a server that refuses them ends this client.
             try {
-              c = await Connection.open(cmd.port);
+              c = await Connection.open(c.port);
               conns.push(c);
             } catch (openErr) {
               fail(openErr as Error);
@@ -105,18 +112,32 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     const rate = cmd.rate ?? 1000;
     const total = Math.round(rate * (cmd.seconds ?? 10));
     const queue: number[] = [];
-    const free = [...conns];
+    // Free connections by server; requests take the servers in turn.
+    const free = new Map<number, Connection[]>(cmd.ports.map((p) => [p, []]));
+    for (const c of conns) free.get(c.port)!.push(c);
+    const freeCount = () => [...free.values()].reduce((n, l) => n + l.length, 0);
+    let turn = 0;
+    const take = (): Connection | undefined => {
+      for (let k = 0; k < cmd.ports.length; k++) {
+        const list = free.get(cmd.ports[(turn + k) % cmd.ports.length]!)!;
+        if (list.length > 0) {
+          turn = (turn + k + 1) % cmd.ports.length;
+          return list.pop();
+        }
+      }
+      return undefined;
+    };
     let inFlight = 0;
     let opening = 0;
     // A connection the server closed (idle keep-alive timeout, error) is replaced, so the pool
     // keeps its size; its request, if any, counts as an error.
-    const replace = () => {
+    const replace = (port: number) => {
       opening++;
-      Connection.open(cmd.port).then(
+      Connection.open(port).then(
         (c) => {
           opening--;
           conns.push(c);
-          free.push(c);
+          free.get(port)!.push(c);
           dispatch();
         },
         (err: Error) => {
@@ -126,10 +147,11 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
       );
     };
     const dispatch = () => {
-      while (queue.length > 0 && free.length > 0) {
-        const c = free.pop()!;
+      while (queue.length > 0) {
+        const c = take();
+        if (!c) break;
         if (c.closed) {
-          replace();
+          replace(c.port);
           continue;
         }
         const scheduled = queue.shift()!;
@@ -139,13 +161,13 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
           (status) => {
             record(status, scheduled);
             inFlight--;
-            free.push(c);
+            free.get(c.port)!.push(c);
             dispatch();
           },
           (err: Error) => {
             fail(err);
             inFlight--;
-            replace();
+            replace(c.port);
           },
         );
       }
@@ -163,7 +185,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
           reject(
             new Error(
               `no answer for ${STALL_MS / 1000} s: ${inFlight} in flight, ${queue.length} queued, ` +
-                `${free.length} free and ${opening} opening connections`,
+                `${freeCount()} free and ${opening} opening connections`,
             ),
           );
           return;

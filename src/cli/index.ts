@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load.js';
+import { DataKeyMismatchError } from '../domain/cluster/shared-data-key.js';
 import { DatabaseNotWritableError } from '../store/sqlite/connection.js';
 import { PostgresConnectError } from '../store/postgres/open.js';
 import { DASH_VERSION } from '../version.js';
@@ -75,6 +76,11 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     if (err instanceof DatabaseNotWritableError) {
+      process.stderr.write(`dash: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (err instanceof DataKeyMismatchError) {
       process.stderr.write(`dash: ${err.message}\n`);
       process.exitCode = 2;
       return;

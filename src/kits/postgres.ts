@@ -3,13 +3,16 @@ import { postgresHistoryReader } from '../store/postgres/history-reader.js';
 import { postgresHistoryStorage } from '../store/postgres/history-storage.js';
 import { createPgMetricsSide } from '../workers/pg-metrics-side.js';
 import { historyPartitionsJob } from '../jobs/history-partitions.js';
+import { preparePool } from '../workers/prepare-pool.js';
+import { defaultIngestThreads } from '../workers/ingest-backend.js';
 import { createHash } from 'node:crypto';
 import type { EngineKit, SharedDatabase } from './engine-kit.js';
 
 /**
- * PostgreSQL: the metrics pipeline runs on the calling thread and commits over the pool (the
- * database's work happens in its own processes), so the ingest mode is not used. History is
- * partitioned by day; the hourly partition job keeps the coming days' partitions ready.
+ * PostgreSQL: reports are decoded, checked and rendered on worker threads in the `worker`
+ * ingest mode (on the calling thread in `inline`), and committed over the pool from the
+ * calling thread (the database's work happens in its own processes). History is partitioned
+ * by day; the hourly partition job keeps the coming days' partitions ready.
  */
 export function postgresKit(store: PostgresStore, url: string, schema: string): EngineKit {
   return {
@@ -30,6 +33,17 @@ export function postgresKit(store: PostgresStore, url: string, schema: string): 
         partitions: store.partitions,
         maxDevicesPerNode: o.maxDevicesPerNode,
         sharedCurrent: o.shared === true,
+        preparer:
+          o.mode === 'worker'
+            ? preparePool({
+                threads: defaultIngestThreads(),
+                log: o.log,
+                now: o.now,
+                staleAfterSec: o.staleAfterSec,
+                // Every current report is stored: serialise its runtime view on the thread.
+                runtimeAsJson: o.shared === true,
+              })
+            : undefined,
       }).ingestBackend,
     jobs: ({ rawRetentionDays }) => [
       historyPartitionsJob(store.historyPartitions, rawRetentionDays),

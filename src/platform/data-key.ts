@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -34,6 +34,14 @@ export class DataKey {
   /** A sub-key for one purpose (e.g. signing access tokens), derived with HKDF-SHA256. */
   derive(label: string): Buffer {
     return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `dash:${label}`, 32));
+  }
+
+  /**
+   * Tells keys apart without revealing them: an HMAC of a fixed label under the key. Instances
+   * sharing a database compare it (domain/cluster/shared-data-key.ts); the key never leaves.
+   */
+  fingerprint(): string {
+    return `v1:${createHmac('sha256', this.key).update('dash:data-key-fingerprint').digest('base64url')}`;
   }
 
   encrypt(plain: string): string {

@@ -12,6 +12,11 @@ export interface SettingsRepo {
   getMany(keys: readonly string[]): Promise<Map<string, string>>;
   /** Writes all entries in one transaction. */
   setMany(entries: ReadonlyArray<readonly [string, string]>, now: number): Promise<void>;
+  /**
+   * Stores `value` unless the key already holds one (atomically: of instances claiming at once,
+   * one wins) and returns the value stored now.
+   */
+  claim(key: string, value: string, now: number): Promise<string>;
 }
 
 /** A live node as stored; tags are the raw stored JSON text. */
@@ -274,6 +279,11 @@ export interface MetricsWrite {
   current: Omit<CurrentRow, 'nodeId' | 'receivedAt' | 'firstReceivedAt' | 'runtimeJson'> & {
     /** The runtime view; serialised only when the stored projection is due for a rewrite. */
     runtime: unknown;
+    /**
+     * The runtime view already serialised (prepared on another thread, for an engine that
+     * rewrites the projection with every report): used instead of serialising `runtime`.
+     */
+    runtimeJson?: string;
   };
   /** Client address; recorded on the node when this report becomes current. */
   ip: string | null;

@@ -17,6 +17,11 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
    * worker backends; the others are always ready).
    */
   ready?(): Promise<void>;
+  /**
+   * Seals the closed windows of this thread's open-block log (docs/ingest-disk-writes.md); a
+   * thread's `rollup` does it for its own log first. Only SQLite's ingest threads have one.
+   */
+  sealOpenLog?(now: number, sealMs?: number): Promise<void>;
   /** Waits until every report handed over so far is answered. */
   drain(): Promise<void>;
   close(): Promise<void>;

@@ -84,7 +84,11 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
   return {
     process: (r) => of(r.nodeId).process(r),
     setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
-    rollup: (at, sealMs) => first.rollup(at, sealMs),
+    // Each thread seals its own log; the first one's rollup then reads them all.
+    rollup: async (at, sealMs) => {
+      await Promise.all(shards.slice(1).map(async (s) => s.sealOpenLog?.(at, sealMs)));
+      return first.rollup(at, sealMs);
+    },
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
     applyTraffic: first.applyTraffic && ((batch) => first.applyTraffic!(batch)),
     async ready() {

@@ -2,12 +2,17 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { IngestCore } from '../domain/ingest/ingest-core.js';
 import { nodeReportDecoder } from '../protocol/decode-node-report.js';
 import { EngineRunner } from '../store/sqlite/engine-runner.js';
-import { MetricsEngine, type WriteSlot } from '../store/sqlite/metrics-engine.js';
+import type { OpenLogs } from '../store/sqlite/history-source.js';
+import { MetricsEngine } from '../store/sqlite/metrics-engine.js';
+import type { OpenLogFile } from '../store/sqlite/open-log.js';
+import { OpenLogCommitter } from '../store/sqlite/open-log-committer.js';
+import type { WriteSlot } from '../store/sqlite/report-rules.js';
 
 /**
- * Everything that runs beside the metrics writer connection: the engine (raw history, current
- * projection, rollups, retention) and the report pipeline that commits one batch at a time. Built once
- * per writer thread, or on the main thread for in-memory databases.
+ * Everything that runs beside the metrics writer connection: the writer (the open-block log of
+ * this thread when it has one, else raw rows and the current projection), rollups, retention,
+ * and the report pipeline that commits one batch at a time. Built once per writer thread, or on
+ * the main thread for in-memory databases.
  */
 export function createIngestHost(
   db: BetterSqlite3.Database,
@@ -15,8 +20,15 @@ export function createIngestHost(
   staleAfterSec: number,
   slot?: WriteSlot,
   maxDevicesPerNode?: number,
+  openLog?: { file: OpenLogFile; readers: OpenLogs },
 ) {
-  const runner = new EngineRunner(new MetricsEngine(db, now, slot, maxDevicesPerNode));
+  const committer = openLog
+    ? new OpenLogCommitter(db, openLog.file, now, slot, maxDevicesPerNode)
+    : undefined;
+  const runner = new EngineRunner(
+    committer ?? new MetricsEngine(db, now, slot, maxDevicesPerNode),
+    openLog?.readers,
+  );
   const core = new IngestCore(nodeReportDecoder(), runner, now, staleAfterSec);
-  return { runner, core };
+  return { runner, core, committer };
 }

@@ -1,7 +1,4 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
 import type { Logger } from '../platform/logger.js';
@@ -12,22 +9,10 @@ import { WriteLock } from './write-lock.js';
 import type { FromWorker, IngestWorkerData, ToWorker } from './ingest-worker.js';
 import type { RenderFacts } from '../domain/front/render.js';
 import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
+import { spawnWorker } from './spawn-worker.js';
 
-/**
- * The built JS worker, or, when running from TypeScript sources (dev, tests), a bootstrap that
- * loads it through tsx: loader flags are not inherited by worker threads on Node 20.
- */
 function newWorker(workerData: IngestWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./ingest-worker.js', import.meta.url), { workerData });
-  }
-  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const api = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./ingest-worker.ts', import.meta.url).href;
-  const boot =
-    `import(${JSON.stringify(api)}).then((tsx) => ` +
-    `tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(boot, { eval: true, workerData });
+  return spawnWorker('ingest-worker', workerData);
 }
 
 interface Waiter {
@@ -132,11 +117,13 @@ export function startIngestWorker(
     return worker;
   }
 
-  function task<T>(req: EngineRequest): Promise<T> {
+  function task<T>(req: EngineRequest | { seal: { now: number; sealMs?: number } }): Promise<T> {
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       tasks.set(id, { resolve: resolve, reject });
-      current().postMessage({ id, task: req } satisfies ToWorker);
+      current().postMessage(
+        ('seal' in req ? { id, ...req } : { id, task: req }) satisfies ToWorker,
+      );
     });
   }
 
@@ -178,6 +165,7 @@ export function startIngestWorker(
       task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
     applyTraffic: (batch) => task<void>({ type: 'traffic', batch }),
     ready: () => loaded,
+    sealOpenLog: (now, sealMs) => task<void>({ seal: { now, sealMs } }),
     async drain() {
       if (reports.size === 0 && queue.length === 0) return;
       await new Promise<void>((resolve) => idle.push(resolve));

@@ -5,19 +5,30 @@ import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ing
 import { systemClock } from '../platform/clock.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { openSqliteConnection } from '../store/sqlite/connection.js';
+import { DEFAULT_SEAL_MS } from '../store/sqlite/history-blocks.js';
+import { OpenLogFile } from '../store/sqlite/open-log.js';
+import {
+  OpenLogReaders,
+  openLogPath,
+  sealClosedWindows,
+  sealEverything,
+  sealedBoundary,
+} from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
 import { WriteLock } from './write-lock.js';
 
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
  * metrics maintenance tasks. Messages in: {reports: [...]} (one batch from the HTTP thread),
- * {facts: [...]} (render facts of nodes), {id, task} and {id, close}. Out: {ready} (once, when
- * loaded), {results: [...]} (one per batch), {id, ok, value|error}.
+ * {facts: [...]} (render facts of nodes), {id, task}, {id, seal} (seal this thread's open-block
+ * log) and {id, close} (which seals the whole log). Out: {ready} (once, when loaded),
+ * {results: [...]} (one per batch), {id, ok, value|error}.
  */
 export type ToWorker =
   | { reports: Array<RawReport & { id: number }> }
   | { facts: Array<[number, RenderFacts | null]> }
   | { id: number; task: EngineRequest }
+  | { id: number; seal: { now: number; sealMs?: number } }
   | { id: number; close: true };
 
 export type FromWorker =
@@ -39,31 +50,40 @@ export interface IngestWorkerData {
 }
 
 const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode } = workerData as IngestWorkerData;
-// Commits write the WAL without waiting for the disk; walSync below makes them durable before
+// Commits write the WAL without waiting for the disk; groupSync below makes them durable before
 // anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
 const db = openSqliteConnection(path, 'ingest');
-const host = createIngestHost(
-  db,
-  () => systemClock.now(),
-  staleAfterSec,
-  writeLock ? new WriteLock(writeLock, shard) : undefined,
-  maxDevicesPerNode,
-);
+const slot = writeLock ? new WriteLock(writeLock, shard) : undefined;
+// This thread's open-block log: every accepted report is appended to it (docs/ingest-disk-writes.md).
+const logFile = OpenLogFile.open(openLogPath(path, shard), {
+  shard,
+  from: sealedBoundary(db, shard),
+});
+const readers = new OpenLogReaders(path);
+const host = createIngestHost(db, () => systemClock.now(), staleAfterSec, slot, maxDevicesPerNode, {
+  file: logFile,
+  readers,
+});
+const committer = host.committer!;
+/** The seal interval the rollup job last asked for; a stop seals with it. */
+let sealMs = DEFAULT_SEAL_MS;
 
 type Answer = { id: number; result: CoreResult };
 
 /**
- * Group fsync of the WAL: answers of committed batches wait for the next fdatasync that starts
- * after their commit (one in flight at a time, so every sync covers all batches before it).
- * Same guarantee as synchronous=FULL — a 200 means the report survives power loss — without
- * blocking this thread on the disk.
+ * Group fsync: answers of committed batches wait for the next fdatasync of the log (and of the
+ * WAL, when a batch since the last sync wrote to SQLite) that starts after their commit; one in
+ * flight at a time, so every sync covers all batches before it. A 200 means the report survives
+ * power loss, without blocking this thread on the disk.
  */
-const walSync = (() => {
+const groupSync = (() => {
   const walPath = `${path}-wal`;
   let fd: number | undefined;
   let syncing = false;
   let waiting: Answer[] = [];
+  let walDirty = false;
   const idle: Array<() => void> = [];
+  const quiet: Array<() => void> = [];
   const walFd = (): number => {
     // The WAL is created on first write and may be replaced while no connection is open.
     if (fd !== undefined && fstatSync(fd).ino === statSync(walPath).ino) return fd;
@@ -73,28 +93,49 @@ const walSync = (() => {
   };
   const start = (): void => {
     const answers = waiting;
+    const wal = walDirty;
     waiting = [];
+    walDirty = false;
     syncing = true;
+    let pending = wal ? 2 : 1;
+    let failure: Error | null = null;
     const done = (err: Error | null): void => {
+      failure ??= err;
+      if (--pending > 0) return;
       syncing = false;
       port.postMessage({
-        results: err
-          ? answers.map(({ id }) => ({ id, result: notStored(`WAL sync failed: ${err.message}`) }))
+        results: failure
+          ? answers.map(({ id }) => ({ id, result: notStored(`sync failed: ${failure!.message}`) }))
           : answers,
       } satisfies FromWorker);
+      // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
+      for (const fn of quiet.splice(0)) fn();
       if (waiting.length > 0) start();
       else for (const resolve of idle.splice(0)) resolve();
     };
     try {
-      fdatasync(walFd(), done);
+      logFile.sync(done);
     } catch (err) {
       done(err as Error);
     }
+    if (wal) {
+      try {
+        fdatasync(walFd(), done);
+      } catch (err) {
+        done(err as Error);
+      }
+    }
   };
   return {
-    after(answers: Answer[]): void {
+    after(answers: Answer[], wal: boolean): void {
       waiting.push(...answers);
+      walDirty ||= wal;
       if (!syncing) start();
+    },
+    /** Runs fn at once when no sync is in flight, else as soon as the one in flight ends. */
+    whenQuiet(fn: () => void): void {
+      if (syncing) quiet.push(fn);
+      else fn();
     },
     /** Resolves once every answer handed over so far has been sent. */
     idle(): Promise<void> {
@@ -104,26 +145,67 @@ const walSync = (() => {
   };
 })();
 
+/** A seal step of this thread's log, in the write slot, with no sync of the log in flight. */
+function sealLog(step: () => unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    groupSync.whenQuiet(() => {
+      slot?.acquire();
+      try {
+        resolve(step());
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      } finally {
+        slot?.release();
+      }
+    });
+  });
+}
+
+function sealOwnLog(now: number, ms: number | undefined): Promise<unknown> {
+  if (ms !== undefined) sealMs = ms;
+  return sealLog(() => sealClosedWindows(db, logFile, committer.index, shard, now, sealMs));
+}
+
+function reply(id: number, work: Promise<unknown>): void {
+  work.then(
+    (value) => port.postMessage({ id, ok: true, value } satisfies FromWorker),
+    (err: unknown) =>
+      port.postMessage({
+        id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies FromWorker),
+  );
+}
+
 port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {
     // One message in, one transaction; the answers leave once the WAL is on disk, while this
     // thread already works on the next batch.
     const results = host.core.processBatch(msg.reports);
-    walSync.after(msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })));
+    groupSync.after(
+      msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
+      committer.sqliteWritten,
+    );
   } else if ('facts' in msg) {
     for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);
+  } else if ('seal' in msg) {
+    reply(msg.id, sealOwnLog(msg.seal.now, msg.seal.sealMs));
   } else if ('task' in msg) {
-    host.runner.handle(msg.task).then(
-      (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies FromWorker),
-      (err: unknown) =>
-        port.postMessage({
-          id: msg.id,
-          ok: false,
-          error: err instanceof Error ? err.message : String(err),
-        } satisfies FromWorker),
+    const task = msg.task;
+    // The rollups read every log; this thread's closed windows are sealed first.
+    const before = task.type === 'rollup' ? sealOwnLog(task.now, task.sealMs) : Promise.resolve();
+    reply(
+      msg.id,
+      before.then(() => host.runner.handle(task)),
     );
   } else {
-    void walSync.idle().then(() => {
+    void groupSync.idle().then(async () => {
+      // A stop seals everything this thread logged, so a stopped database holds every point.
+      await sealLog(() => sealEverything(db, logFile, committer.index, shard, sealMs));
+      committer.index.close();
+      readers.close();
+      logFile.close();
       db.close();
       port.postMessage({ id: msg.id, ok: true, value: null } satisfies FromWorker);
       port.close();

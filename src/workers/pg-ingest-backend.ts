@@ -1,5 +1,6 @@
 import {
   commitFailure,
+  notStored,
   ReportPreparer,
   type CoreResult,
   type PreparedBatch,
@@ -13,6 +14,7 @@ import type {
 } from '../store/ports.js';
 import type { IngestBackend } from './ingest-backend-port.js';
 import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
+import { inlinePreparer, type BatchPreparer } from './batch-preparer.js';
 
 /**
  * Most reports in one PostgreSQL transaction. Batches prepared while a commit is in flight are
@@ -33,17 +35,23 @@ export interface PgIngestBackendOptions {
   batchSize?: number;
   /** Reports per commit; PG_COMMIT_MAX_REPORTS by default. */
   commitMaxReports?: number;
+  /**
+   * Where batches are decoded, checked and rendered: worker threads (`preparePool`) in
+   * `dash serve`; on the calling thread when not given. Closed with the backend.
+   */
+  preparer?: BatchPreparer;
 }
 
 /**
- * The ingest backend on PostgreSQL, on the calling thread: reports handed over in one turn are
- * decoded and rendered together (the BatchQueue rule of the SQLite backends), then committed
- * through the engine one transaction at a time; whatever is prepared while a commit runs waits
- * and goes in the next one. Each report is answered only after its transaction's COMMIT
- * returned (with `synchronous_commit = on`, on disk); a commit that fails answers every report
- * of it with 503, and a report whose deadline passes before COMMIT is left out and answers 503,
- * exactly as on SQLite. Decoding stays on this thread: the database's work is in another
- * process, and the HTTP thread's share of a report is small beside a SQLite commit's.
+ * The ingest backend on PostgreSQL: reports handed over in one turn are decoded and rendered
+ * together (the BatchQueue rule of the SQLite backends) by the preparer (worker threads in
+ * `dash serve`, as SQLite decodes on its ingest threads), then committed over the pool from
+ * this thread one transaction at a time, in the order the batches were handed over; whatever
+ * is prepared while a commit runs waits and goes in the next one. Each report is answered only
+ * after its transaction's COMMIT returned (with `synchronous_commit = on`, on disk); a commit
+ * that fails answers every report of it with 503, a batch the preparer could not prepare (a
+ * thread died) answers 503, and a report whose deadline passes before COMMIT is left out and
+ * answers 503, exactly as on SQLite.
  */
 export function pgIngestBackend(
   committer: AsyncBatchCommitter,
@@ -56,20 +64,43 @@ export function pgIngestBackend(
     opts.staleAfterSec,
     () => committer.maxDevicesPerNode,
   );
+  const preparer = opts.preparer ?? inlinePreparer(core);
   const commitMax = opts.commitMaxReports ?? PG_COMMIT_MAX_REPORTS;
+  /** Batches handed to the preparer, in order; each becomes ready once it and all before it are. */
+  const preparing: Array<{ done: Prepared | null }> = [];
   const ready: Prepared[] = [];
   let committing = false;
   let pending = 0;
   let idle: Array<() => void> = [];
 
+  function promote(): void {
+    while (preparing[0]?.done) {
+      const p = preparing.shift()!.done!;
+      if (p.batch.writes.length === 0) settle(p, []);
+      else ready.push(p);
+    }
+    void commitLoop();
+  }
+
   const queue = new BatchQueue<{ report: RawReport; resolve: (r: CoreResult) => void }>(
     opts.batchSize ?? INGEST_BATCH_SIZE,
     (items) => {
-      const batch = core.prepareBatch(items.map((q) => q.report));
       const answer = items.map((q) => q.resolve);
-      if (batch.writes.length === 0) settle({ batch, answer }, []);
-      else ready.push({ batch, answer });
-      void commitLoop();
+      const slot: { done: Prepared | null } = { done: null };
+      preparing.push(slot);
+      preparer.prepare(items.map((q) => q.report)).then(
+        (batch) => {
+          slot.done = { batch, answer };
+          promote();
+        },
+        (err: unknown) => {
+          // Nothing of it reached the database: every report answers 503.
+          const failed = notStored(err instanceof Error ? err.message : String(err));
+          const prepared = items.map(() => ({ ok: false as const, result: failed }));
+          slot.done = { batch: { prepared, writes: [] }, answer };
+          promote();
+        },
+      );
     },
   );
 
@@ -123,7 +154,7 @@ export function pgIngestBackend(
       pending++;
       return new Promise((resolve) => queue.push({ report, resolve }));
     },
-    setRenderFacts: (nodeId, facts) => core.setFacts(nodeId, facts),
+    setRenderFacts: (nodeId, facts) => preparer.setFacts(nodeId, facts),
     rollup: (at, sealMs) => maintenance.rollup(at, sealMs),
     retention: (at, days, maxBytes) => maintenance.retention(at, days, maxBytes),
     async drain() {
@@ -132,6 +163,7 @@ export function pgIngestBackend(
     async close() {
       await this.drain();
       idle = [];
+      await preparer.close();
     },
   };
 }

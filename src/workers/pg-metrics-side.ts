@@ -31,6 +31,7 @@ import { postgresHistoryStorage } from '../store/postgres/history-storage.js';
 import { postgresJobLocks } from '../store/postgres/job-locks.js';
 import type { IngestBackend } from './ingest-backend-port.js';
 import { pgIngestBackend } from './pg-ingest-backend.js';
+import type { BatchPreparer } from './batch-preparer.js';
 
 export interface PgMetricsSideOptions {
   now: () => number;
@@ -44,6 +45,8 @@ export interface PgMetricsSideOptions {
    * (the other instances' front views re-read it; docs/postgresql.md "Between instances").
    */
   sharedCurrent?: boolean;
+  /** Where batches are prepared (pgIngestBackend's option): the calling thread when absent. */
+  preparer?: BatchPreparer;
 }
 
 export interface PgMetricsSide {

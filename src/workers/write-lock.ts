@@ -1,4 +1,4 @@
-import type { WriteSlot } from '../store/sqlite/metrics-engine.js';
+import type { WriteSlot } from '../store/sqlite/report-rules.js';
 
 /**
  * A mutex over the database's single write slot, shared by the ingest threads through a

@@ -100,6 +100,16 @@ describe.skipIf(unavailable !== undefined)('dash serve on PostgreSQL', () => {
     }
     await proc.kill('SIGTERM');
     expect(proc.child.exitCode).toBe(0);
+
+    // A second install's home (a data key of its own) on the same database does not start.
+    const other = dash(['serve'], {
+      DASH_HOME: tempHome(),
+      DASH_DATABASE_URL: f.url,
+      DASH_LISTEN: '127.0.0.1:0',
+    });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('is not the data key of the other Dash instances');
+    expect(other.stderr).toContain('Copy secrets/data.key from an instance already serving');
   }, 120_000);
 });
 

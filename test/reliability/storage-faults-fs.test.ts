@@ -3,6 +3,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
+import { historySource } from '../../src/store/sqlite/history-source.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { agentReport } from '../support/agent-payloads.js';
 import { startDash, type DashProcess } from '../support/dash-process.js';
@@ -129,10 +131,11 @@ describe.runIf(mounted)('storage faults on a real filesystem (tmpfs)', () => {
     const store = openSqliteStore(join(dir, 'dash.db'), Date.now());
     try {
       expect(store.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+      // Raw history as reads see it: blocks, raw rows and the ingest threads' open-block logs.
       const stored = new Set(
-        (
-          store.raw.prepare('SELECT mem_used FROM metrics_raw').all() as Array<{ mem_used: number }>
-        ).map((r) => r.mem_used),
+        historySource(store.raw, store.openLogs)
+          .hostSeries(1, HOST_METRICS.indexOf('mem.used'), 0, Number.MAX_SAFE_INTEGER)
+          .map((p) => p.value),
       );
       expect(acked.length).toBeGreaterThan(5);
       expect(acked.filter((m) => !stored.has(m))).toEqual([]);

@@ -154,4 +154,17 @@ describe('RollupSeriesCache', () => {
       [0, 3 * B],
     ]);
   });
+
+  it('says where a fold would start loading: the cached end, or the start when it cannot serve', () => {
+    const cache = new RollupSeriesCache();
+    const { load } = store();
+    expect(cache.loadsFrom('k', 0, 10 * B)).toBe(0);
+    read(cache, 'k', 0, 10 * B, load);
+    expect(cache.loadsFrom('k', 0, 12 * B)).toBe(10 * B);
+    expect(cache.loadsFrom('k', 3 * B, 12 * B)).toBe(10 * B);
+    // A wider window, or a watermark that moved back: everything loads again.
+    expect(cache.loadsFrom('k', -2 * B, 12 * B)).toBe(-2 * B);
+    expect(cache.loadsFrom('k', 0, 8 * B)).toBe(0);
+    expect(cache.loadsFrom('other', 4 * B, 12 * B)).toBe(4 * B);
+  });
 });

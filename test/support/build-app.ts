@@ -79,7 +79,16 @@ export async function buildTestApp(
   const engine: OpenedEngine = pg ?? openSqlite(config, clock.now());
   let deps: AppDeps;
   try {
-    deps = await createDeps(config, { clock, log: silentLogger, ...overrides, kit: engine.kit });
+    deps = await createDeps(config, {
+      clock,
+      log: silentLogger,
+      // Reports are prepared on the calling thread, as on the in-memory SQLite database: a
+      // thread per app would cost each test seconds. The threads have their own tests
+      // (test/workers/pg-ingest-backend.test.ts) and run in the process tests (serve-two-instances).
+      ...(onPostgres ? { ingestMode: 'inline' as const } : {}),
+      ...overrides,
+      kit: engine.kit,
+    });
   } catch (err) {
     await engine.kit.store.close();
     await engine.release();

@@ -15,6 +15,8 @@ export interface CrashRound {
   acked: number;
   lost: number;
   integrity: string;
+  /** Rows in metrics_raw after the kill: the ingest threads write their open-block logs instead. */
+  rawRows: number;
 }
 
 export interface CrashSummary {
@@ -86,12 +88,15 @@ export async function crashRounds(opts: CrashOptions): Promise<CrashSummary> {
 
     const store = openSqliteStore(join(home, 'dash.db'), Date.now());
     let integrity: string;
+    let rawRows: number;
     try {
+      rawRows = store.raw.prepare('SELECT count(*) FROM metrics_raw').pluck().get() as number;
       integrity = (store.raw.pragma('integrity_check') as Array<{ integrity_check: string }>)
         .map((r) => r.integrity_check)
         .join('; ');
-      // Raw history: the open raw rows and any blocks sealed meanwhile.
-      const history = historySource(store.raw);
+      // Raw history: blocks, raw rows and the ingest threads' open-block logs, as the next
+      // start finds them (it seals the logs).
+      const history = historySource(store.raw, store.openLogs);
       const stored = new Set<string>();
       for (let node = 1; node <= secrets.length; node++) {
         for (const p of history.hostSeries(node, MEM_USED, 0, Number.MAX_SAFE_INTEGER)) {
@@ -109,6 +114,7 @@ export async function crashRounds(opts: CrashOptions): Promise<CrashSummary> {
       acked: acked.length - ackedBefore,
       lost: lost.length,
       integrity,
+      rawRows,
     };
     rounds.push(r);
     opts.log?.(

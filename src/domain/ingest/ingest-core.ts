@@ -83,6 +83,12 @@ export class ReportPreparer {
     private readonly staleAfterSec: number,
     /** Distinct devices one node may have, for the device_limit answer. */
     private readonly maxDevicesPerNode: () => number | undefined,
+    /**
+     * Serialise each write's runtime view here (`current.runtimeJson`) and leave the object
+     * out: for an engine that stores the projection with every report, prepared on another
+     * thread, a string crosses instead of an object graph.
+     */
+    private readonly runtimeAsJson = false,
   ) {}
 
   /** What each node's view body is rendered from, kept in step by the front state. */
@@ -139,7 +145,14 @@ export class ReportPreparer {
         deadline: r.deadline,
         host: sample.host,
         devices: sample.devices,
-        current: { reportedAt: report.reportedAt, runtime, ...side },
+        current: this.runtimeAsJson
+          ? {
+              reportedAt: report.reportedAt,
+              runtime: null,
+              runtimeJson: JSON.stringify(runtime),
+              ...side,
+            }
+          : { reportedAt: report.reportedAt, runtime, ...side },
         ip: r.ip,
       };
       // Rendering here, beside the decode, spares the HTTP thread both the rendering and the

@@ -71,6 +71,20 @@ export function encodeProjection(p: OpenProjection): Buffer {
   return Buffer.concat([w.finish(), body]);
 }
 
+/** A record's type, node and time, read from its first bytes (nothing inflated or copied). */
+export function recordHead(payload: Uint8Array): {
+  type: typeof SAMPLE | typeof PROJECTION;
+  node: number;
+  at: number;
+} {
+  const r = new ByteReader(payload);
+  const type = r.varint();
+  if (type !== SAMPLE && type !== PROJECTION)
+    throw new Error(`unknown open-log record type ${type}`);
+  const node = r.varint();
+  return { type, node, at: r.varint() };
+}
+
 export function decodeRecord(payload: Uint8Array): OpenRecord {
   const r = new ByteReader(payload);
   const type = r.varint();

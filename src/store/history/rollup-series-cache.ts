@@ -91,6 +91,15 @@ export class RollupSeriesCache {
     visitRange(e, from, until, visit);
   }
 
+  /**
+   * Where a fold of [from, until) would start loading: the end of the cached buckets when the
+   * entry can serve the range, else `from`. Lets an engine fetch those rows ahead, in the same
+   * statement as the watermark (the fold still checks, and its loader covers any difference).
+   */
+  loadsFrom(key: string, from: number, until: number): number {
+    return this.reusable(key, from, until).until;
+  }
+
   /** The cached entry if it can serve [from, until), maybe after loading a newer end. */
   private reusable(key: string, from: number, until: number): CachedSeries {
     const e = this.entries.get(key);

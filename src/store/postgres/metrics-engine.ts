@@ -205,7 +205,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
           rows.map((r) => r.e.receivedAt),
           rows.map((r) => r.e.current.reportedAt),
           rows.map((r) => r.first),
-          rows.map((r) => JSON.stringify(r.e.current.runtime)),
+          rows.map((r) => r.e.current.runtimeJson ?? JSON.stringify(r.e.current.runtime)),
           rows.map((r) => r.e.current.smartJson),
           rows.map((r) => r.e.current.thermalJson),
           rows.map((r) => r.e.current.pressureJson),

@@ -33,5 +33,18 @@ export function settingsRepo(db: Kysely<Database>): SettingsRepo {
         }
       });
     },
+    async claim(key, value, now) {
+      await db
+        .insertInto('settings')
+        .values({ key, value, updated_at: now })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      return row.value;
+    },
   };
 }

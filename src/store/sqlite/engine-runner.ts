@@ -7,7 +7,10 @@ import type {
   TrafficBatch,
   TrafficRepo,
 } from '../ports.js';
-import type { MetricsEngine } from './metrics-engine.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { DeviceRegistry } from './device-registry.js';
+import type { OpenLogs } from './history-source.js';
+import type { WriteSlot } from './report-rules.js';
 import { retentionTask } from './retention-task.js';
 import { rollupTask } from './rollup-task.js';
 import { sqliteTrafficRepo } from './traffic.js';
@@ -24,6 +27,13 @@ export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup'
     ? void
     : RetentionRunResult;
 
+/** The writer a runner serves: MetricsEngine (rows) or OpenLogCommitter (the open-block log). */
+export interface MetricsWriter extends BatchCommitter {
+  readonly db: BetterSqlite3.Database;
+  readonly devices: DeviceRegistry;
+  readonly slot: WriteSlot;
+}
+
 interface Waiter<T> {
   resolve: (v: T) => void;
   reject: (e: unknown) => void;
@@ -39,7 +49,11 @@ export class EngineRunner implements BatchCommitter {
   private scheduled = false;
   private traffic: TrafficRepo | undefined;
 
-  constructor(private readonly engine: MetricsEngine) {}
+  /** `logs`: the open-block logs the rollups read beside blocks and raw rows. */
+  constructor(
+    private readonly engine: MetricsWriter,
+    private readonly logs?: OpenLogs,
+  ) {}
 
   get maxDevicesPerNode(): number {
     return this.engine.devices.maxPerNode;
@@ -53,7 +67,7 @@ export class EngineRunner implements BatchCommitter {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
       const gen =
         req.type === 'rollup'
-          ? rollupTask(this.engine.db, req.now, req.sealMs)
+          ? rollupTask(this.engine.db, req.now, req.sealMs, this.logs)
           : req.type === 'traffic'
             ? this.trafficTask(req.batch)
             : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {

@@ -15,7 +15,7 @@ import {
   type Selector,
 } from '../history/series-read.js';
 import { DEVICE_KIND_BY_CODE } from './device-registry.js';
-import { historySource } from './history-source.js';
+import { historySource, type OpenLogs } from './history-source.js';
 import { DEVICE_KIND_CODE } from './metrics-codec.js';
 import {
   BUCKET_15M,
@@ -34,8 +34,8 @@ import { RollupSeriesCache, type SeriesLoader } from '../history/rollup-series-c
  * has run. Nothing reads raw history beyond that tail. What to read and how it folds is shared
  * with PostgreSQL (store/history/series-read.ts).
  */
-export function historyReader(db: BetterSqlite3.Database): HistoryRepo {
-  const raw = historySource(db);
+export function historyReader(db: BetterSqlite3.Database, logs?: OpenLogs): HistoryRepo {
+  const raw = historySource(db, logs);
   const wm = watermarks(db);
   const cache = new RollupSeriesCache();
   const deviceIds = db

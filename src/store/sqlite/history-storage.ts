@@ -1,10 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { HistoryStorageRepo } from '../ports.js';
 import { DAY_MS } from './history-blocks.js';
+import type { OpenLogReaders } from './open-logs.js';
 import { blockDays, budgetState, usedBytes } from './history-budget.js';
 
 /** Storage facts from page counts and the day ledger: nothing here scans history. */
-export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorageRepo {
+export function sqliteHistoryStorage(
+  db: BetterSqlite3.Database,
+  logs?: OpenLogReaders,
+): HistoryStorageRepo {
   const openRows = db.prepare('SELECT count(*) FROM metrics_raw').pluck();
   const oldest = db.prepare('SELECT min(t_start) FROM metrics_blocks').pluck();
   const oldestOpen = db.prepare('SELECT min(received_at) FROM metrics_raw').pluck();
@@ -18,6 +22,8 @@ export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorage
       const pages = db.pragma('page_count', { simple: true }) as number;
       const days = blockDays(db);
       const budget = budgetState(db);
+      // The open block is the raw rows plus the unsealed samples in the open-block logs.
+      const log = logs?.size() ?? { records: 0, bytes: 0 };
       return {
         databaseBytes: pages * pageSize,
         usedBytes: usedBytes(db),
@@ -25,9 +31,12 @@ export function sqliteHistoryStorage(db: BetterSqlite3.Database): HistoryStorage
         rawPoints: days.reduce((n, d) => n + d.points, 0),
         // Before the first seal the oldest report is still open.
         rawOldestAt:
-          (oldest.get() as number | null) ?? (oldestOpen.get() as number | null) ?? undefined,
-        openRows: openRows.get() as number,
-        openBytes: openBytes.get() as number,
+          (oldest.get() as number | null) ??
+          (oldestOpen.get() as number | null) ??
+          logs?.oldest() ??
+          undefined,
+        openRows: (openRows.get() as number) + log.records,
+        openBytes: (openBytes.get() as number) + log.bytes,
         days: days.map((d) => ({ day: d.day * DAY_MS, bytes: d.bytes, points: d.points })),
         budgetCutoff: budget.cutoff,
         budgetOver: budget.over,

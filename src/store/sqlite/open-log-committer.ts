@@ -1,137 +1,147 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { encodeProjection, encodeSample } from '../history-blocks/open-log-record.js';
-import type { BatchCommitter, DeviceKind, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
-import { DeviceRegistry } from './device-registry.js';
-import { checkpointDelay } from './metrics-engine.js';
 import {
-  HOST_COLUMNS,
-  HOST_SCALES,
-  encodeDevices,
-  toStored,
-  type EncodedDevice,
-} from './metrics-codec.js';
+  encodeProjection,
+  encodeSample,
+  recordHead,
+  SAMPLE,
+} from '../history-blocks/open-log-record.js';
+import type { BatchCommitter, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
+import type { DeviceRegistry } from './device-registry.js';
+import { UPSERT_NODE_CURRENT_SQL, currentParams } from './current-sql.js';
 import type { OpenLogFile } from './open-log.js';
+import { OpenLogIndex } from './open-log-index.js';
+import { ReportRules, SOLE_WRITER, firstFreeTime, type WriteSlot } from './report-rules.js';
+
+interface Pending {
+  sample: Buffer;
+  /** Set when the report's projection is due: encoded after COMMIT, outside the write slot. */
+  projection?: MetricsWrite;
+}
 
 /**
- * The open-block log's side of a batch (docs/ingest-disk-writes.md): the same rules as
- * MetricsEngine (device limit, receive order decides the current projection, projection every
- * 30–45 s per node), but each report becomes a sample record, and a due projection a projection
- * record, appended to the log instead of rows in `metrics_raw` and `node_current`. New devices
- * and a changed node address still go to SQLite, in a transaction that writes nothing when there
- * are none; `sqliteWritten` says whether the WAL must be synced with the log before answering.
- * Not yet used by the ingest worker.
+ * The open-block log's side of a batch (docs/ingest-disk-writes.md), on the ingest rules shared
+ * with MetricsEngine (report-rules.ts): each report becomes a sample record and a due projection
+ * a projection record, appended to the log instead of rows in `metrics_raw` and `node_current`.
+ * New devices, a changed node address and a node's very first projection (so every reporting
+ * node has its `node_current` row at once, as before) still go to SQLite, in a transaction that
+ * writes nothing when there are none; `sqliteWritten` says whether the WAL must be synced with
+ * the log before answering.
+ *
+ * A sample's time is its receive time, moved to the next free millisecond when the node already
+ * has a sample at that time in the log (as `metrics_raw`'s key moves it), and never before the
+ * log's seal boundary (records before it would count as sealed).
  */
 export class OpenLogCommitter implements BatchCommitter {
-  readonly devices: DeviceRegistry;
-  private readonly updateIp: BetterSqlite3.Statement<[string, number, string]>;
-  private readonly selectCurrent: BetterSqlite3.Statement<[number], { received_at: number }>;
+  readonly rules: ReportRules;
+  /** The writer's own index of its log: for the seal step and for time collisions. */
+  readonly index: OpenLogIndex;
+  private readonly upsertCurrent: BetterSqlite3.Statement<unknown[]>;
   private readonly changes: BetterSqlite3.Statement<[], number>;
-  private readonly knownIp = new Map<number, string>();
-  private readonly marks = new Map<number, { receivedAt: number; storedAt: number } | null>();
+  /** Newest sample time of each node in the log; a later time cannot collide. */
+  private readonly lastAt = new Map<number, number>();
+  private pending = new Map<MetricsWrite, Pending>();
+  private batchTimes = new Map<number, Set<number>>();
+  private readonly writer = {
+    begin: () => {
+      this.pending = new Map();
+      this.batchTimes = new Map();
+    },
+    store: (e: MetricsWrite) => this.store(e),
+  };
   /** Whether the last batch wrote to SQLite (a new device, an address): sync the WAL too. */
   sqliteWritten = false;
 
   constructor(
-    private readonly db: BetterSqlite3.Database,
-    private readonly log: OpenLogFile,
-    private readonly now: () => number,
-    readonly maxDevicesPerNode?: number,
+    readonly db: BetterSqlite3.Database,
+    readonly log: OpenLogFile,
+    now: () => number,
+    readonly slot: WriteSlot = SOLE_WRITER,
+    maxDevicesPerNode?: number,
   ) {
-    this.devices = new DeviceRegistry(db, maxDevicesPerNode);
-    this.updateIp = db.prepare('UPDATE nodes SET ip = ? WHERE id = ? AND ip IS NOT ?');
-    this.selectCurrent = db.prepare('SELECT received_at FROM node_current WHERE node_id = ?');
+    this.rules = new ReportRules(db, now, slot, maxDevicesPerNode);
+    this.index = new OpenLogIndex(log.path);
+    this.upsertCurrent = db.prepare(UPSERT_NODE_CURRENT_SQL);
     this.changes = db.prepare('SELECT total_changes()').pluck() as BetterSqlite3.Statement<
       [],
       number
     >;
+    for (const p of log.replayed.payloads) {
+      const head = recordHead(p);
+      if (head.type === SAMPLE) this.noteTime(head.node, head.at);
+    }
+  }
+
+  get devices(): DeviceRegistry {
+    return this.rules.devices;
+  }
+
+  get maxDevicesPerNode(): number {
+    return this.rules.devices.maxPerNode;
   }
 
   commitBatch(entries: readonly MetricsWrite[]): MetricsWriteOutcome[] {
-    const startedAt = this.now();
-    const outcomes: MetricsWriteOutcome[] = [];
-    const records: Buffer[][] = [];
-    const staged = new Map<number, { receivedAt: number; storedAt: number }>();
     const before = this.changes.get() as number;
-    this.devices.begin();
-    try {
-      this.db.transaction(() => {
-        for (const e of entries) {
-          const out: Buffer[] = [];
-          records.push(out);
-          outcomes.push(e.deadline < startedAt ? 'expired' : this.store(e, out, staged));
-        }
-      })();
-      this.devices.commit();
-    } catch (err) {
-      this.devices.rollback();
-      throw err;
-    }
+    const outcomes = this.rules.commit(entries, this.writer);
     this.sqliteWritten = (this.changes.get() as number) !== before;
-    // A report whose deadline passed while the batch was built is left out of the log.
-    const at = this.now();
     const append: Buffer[] = [];
     entries.forEach((e, i) => {
-      if (outcomes[i] === 'current' || outcomes[i] === 'history') {
-        if (e.deadline < at) outcomes[i] = 'expired';
-        else append.push(...records[i]!);
+      const p = this.pending.get(e);
+      if (!p || (outcomes[i] !== 'current' && outcomes[i] !== 'history')) return;
+      append.push(p.sample);
+      const c = p.projection?.current;
+      if (c) {
+        append.push(
+          encodeProjection({
+            node: e.nodeId,
+            at: e.receivedAt,
+            reportedAt: c.reportedAt,
+            runtimeJson: c.runtimeJson ?? JSON.stringify(c.runtime),
+            smartJson: c.smartJson,
+            thermalJson: c.thermalJson,
+            pressureJson: c.pressureJson,
+          }),
+        );
       }
     });
     this.log.append(append);
-    for (const [id, mark] of staged) this.marks.set(id, mark);
+    for (const [node, times] of this.batchTimes) for (const at of times) this.noteTime(node, at);
     return outcomes;
   }
 
-  private store(
-    e: MetricsWrite,
-    out: Buffer[],
-    staged: Map<number, { receivedAt: number; storedAt: number }>,
-  ): MetricsWriteOutcome {
-    if (!this.devices.admits(e.nodeId, e.devices)) return 'device_limit';
-    const byKind: Record<DeviceKind, EncodedDevice[]> = { iface: [], io: [], usage: [], temp: [] };
-    for (const d of e.devices) {
-      byKind[d.kind].push({ id: this.devices.idOf(e.nodeId, d, e.receivedAt), values: d.values });
-    }
-    const host: Array<number | null> = new Array<number | null>(HOST_COLUMNS.length);
-    for (let i = 0; i < HOST_COLUMNS.length; i++) {
-      const v = e.host[i];
-      host[i] = v === null || v === undefined ? null : toStored(v, HOST_SCALES[i] ?? 1);
-    }
-    out.push(
-      encodeSample({ node: e.nodeId, at: e.receivedAt, host, devices: encodeDevices(byKind) }),
-    );
-    const mark = staged.get(e.nodeId) ?? this.markOf(e.nodeId);
-    if (mark && e.receivedAt < mark.receivedAt) return 'history';
-    let storedAt = mark?.storedAt;
-    if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
-      const c = e.current;
-      out.push(
-        encodeProjection({
-          node: e.nodeId,
-          at: e.receivedAt,
-          reportedAt: c.reportedAt,
-          runtimeJson: JSON.stringify(c.runtime),
-          smartJson: c.smartJson,
-          thermalJson: c.thermalJson,
-          pressureJson: c.pressureJson,
-        }),
-      );
-      storedAt = e.receivedAt;
-    }
-    staged.set(e.nodeId, { receivedAt: e.receivedAt, storedAt });
-    if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) {
-      this.updateIp.run(e.ip, e.nodeId, e.ip);
-      this.knownIp.set(e.nodeId, e.ip);
+  private store(e: MetricsWrite): MetricsWriteOutcome {
+    const stored = this.rules.stored(e);
+    if (!stored) return 'device_limit';
+    let times = this.batchTimes.get(e.nodeId);
+    if (!times) this.batchTimes.set(e.nodeId, (times = new Set()));
+    const batch = times;
+    const at = firstFreeTime(e.nodeId, Math.max(e.receivedAt, this.log.from), (t) => {
+      if (batch.has(t) || this.inLog(e.nodeId, t)) return false;
+      batch.add(t);
+      return true;
+    });
+    const pending: Pending = {
+      sample: encodeSample({ node: e.nodeId, at, host: stored.host, devices: stored.devices }),
+    };
+    this.pending.set(e, pending);
+    const decision = this.rules.current(e);
+    if (decision === 'history') return 'history';
+    if (decision === 'due') pending.projection = e;
+    if (decision === 'first') {
+      this.upsertCurrent.run(currentParams(e));
     }
     return 'current';
   }
 
-  private markOf(nodeId: number): { receivedAt: number; storedAt: number } | null {
-    let mark = this.marks.get(nodeId);
-    if (mark === undefined) {
-      const row = this.selectCurrent.get(nodeId);
-      mark = row ? { receivedAt: row.received_at, storedAt: row.received_at } : null;
-      this.marks.set(nodeId, mark);
-    }
-    return mark;
+  /** Whether the node has a sample at `at` in the log (read only when `at` is not its newest). */
+  private inLog(nodeId: number, at: number): boolean {
+    const last = this.lastAt.get(nodeId);
+    if (last === undefined || at > last) return false;
+    this.index.refresh();
+    return this.index.times(nodeId, at, at + 1).length > 0;
+  }
+
+  private noteTime(nodeId: number, at: number): void {
+    const last = this.lastAt.get(nodeId);
+    if (last === undefined || at > last) this.lastAt.set(nodeId, at);
   }
 }

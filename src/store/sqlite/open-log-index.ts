@@ -3,6 +3,7 @@ import {
   PROJECTION,
   SAMPLE,
   decodeRecord,
+  recordHead,
   type OpenProjection,
   type OpenSample,
 } from '../history-blocks/open-log-record.js';
@@ -82,8 +83,8 @@ export class OpenLogIndex {
   }
 
   private add(offset: number, payload: Uint8Array): void {
-    const type = payload[0];
-    const r = decodeRecord(payload);
+    const r = recordHead(payload);
+    const type = r.type;
     let e = this.nodes.get(r.node);
     if (!e) this.nodes.set(r.node, (e = { offsets: [], times: [] }));
     if (type === SAMPLE) {

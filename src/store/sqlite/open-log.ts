@@ -137,7 +137,13 @@ export class OpenLogFile {
     private fd: number,
     private end: number,
     readonly replayed: Replayed,
+    private start: number,
   ) {}
+
+  /** The seal boundary the file starts at: every record in it is at or after it. */
+  get from(): number {
+    return this.start;
+  }
 
   static open(path: string, fresh: OpenLogHeader): OpenLogFile {
     if (!existsSync(path)) {
@@ -145,7 +151,13 @@ export class OpenLogFile {
       writeSync(fd, encodeHeader(fresh), 0, HEADER_BYTES, 0);
       fdatasyncSync(fd);
       syncDir(path);
-      return new OpenLogFile(path, fd, HEADER_BYTES, { header: fresh, payloads: [], dropped: 0 });
+      return new OpenLogFile(
+        path,
+        fd,
+        HEADER_BYTES,
+        { header: fresh, payloads: [], dropped: 0 },
+        fresh.from,
+      );
     }
     const fd = openSync(path, 'r+');
     try {
@@ -157,11 +169,13 @@ export class OpenLogFile {
         ftruncateSync(fd, end);
         fdatasyncSync(fd);
       }
-      return new OpenLogFile(path, fd, end, {
-        header,
-        payloads: records.map((r) => r.payload),
-        dropped: bytes.length - end,
-      });
+      return new OpenLogFile(
+        path,
+        fd,
+        end,
+        { header, payloads: records.map((r) => r.payload), dropped: bytes.length - end },
+        header.from,
+      );
     } catch (err) {
       closeSync(fd);
       throw err;
@@ -177,8 +191,19 @@ export class OpenLogFile {
     if (payloads.length === 0) return;
     const buf = frameRecords(payloads);
     let done = 0;
-    while (done < buf.length) {
-      done += writeSync(this.fd, buf, done, buf.length - done, this.end + done);
+    try {
+      while (done < buf.length) {
+        done += writeSync(this.fd, buf, done, buf.length - done, this.end + done);
+      }
+    } catch (err) {
+      // A full disk: drop what part of the batch was written, so none of its records (answered
+      // as not stored) is found by readers or a replay; the next append starts at the same end.
+      try {
+        ftruncateSync(this.fd, this.end);
+      } catch {
+        // The file keeps a torn tail, which readers skip and the next append overwrites.
+      }
+      throw err;
     }
     this.end += buf.length;
   }
@@ -221,6 +246,7 @@ export class OpenLogFile {
     closeSync(this.fd);
     this.fd = fd;
     this.end = body.length;
+    this.start = from;
   }
 
   close(): void {

@@ -15,6 +15,7 @@ import { sqliteAlertsRepo } from './alerts.js';
 import { sqliteChannelsRepo } from './channels.js';
 import { migrateSqlite } from './migrate.js';
 import { openSqliteConnection } from './connection.js';
+import { OpenLogReaders } from './open-logs.js';
 
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite';
@@ -22,6 +23,8 @@ export interface SqliteStore extends Store {
   readonly db: Kysely<Database>;
   /** The raw connection, for engine-specific hot paths (prepared statements, batching). */
   readonly raw: BetterSqlite3.Database;
+  /** The open-block logs of the ingest threads, as every reader on this connection sees them. */
+  readonly openLogs: OpenLogReaders | undefined;
 }
 
 /**
@@ -32,15 +35,17 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
   const raw = openSqliteConnection(path);
   migrateSqlite(raw, now);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const openLogs = path === ':memory:' ? undefined : new OpenLogReaders(path);
   return {
     engine: 'sqlite',
     db,
     raw,
+    openLogs,
     settings: settingsRepo(db),
     nodes: nodesRepo(db),
     groups: groupsRepo(db),
     sessions: sessionsRepo(db),
-    uptime: sqliteUptimeRepo(raw),
+    uptime: sqliteUptimeRepo(raw, openLogs),
     traffic: sqliteTrafficRepo(raw),
     trafficAdjustments: sqliteTrafficAdjustmentsRepo(raw),
     alerts: sqliteAlertsRepo(raw),
@@ -51,6 +56,7 @@ export function openSqliteStore(path: string, now: number): SqliteStore {
       raw.prepare('SELECT 1').get();
     },
     async close() {
+      openLogs?.close();
       await db.destroy();
       if (raw.open) raw.close();
     },

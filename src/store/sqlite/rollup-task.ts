@@ -9,7 +9,7 @@ import {
 } from './metrics-jobs-state.js';
 import { compactTask } from './block-compaction.js';
 import { DEFAULT_SEAL_MS, historyNodeIds, sealTask } from './history-blocks.js';
-import { historySource } from './history-source.js';
+import { historySource, type OpenLogs } from './history-source.js';
 import { rollupId } from './rollup-codec.js';
 import {
   ROLLUP_GRACE_MS,
@@ -35,11 +35,12 @@ export function* rollupTask(
   db: BetterSqlite3.Database,
   now: number,
   sealMs: number = DEFAULT_SEAL_MS,
+  logs?: OpenLogs,
 ): Generator<void, RollupRunResult> {
   const sealed = yield* sealTask(db, now, sealMs);
   const compacted = yield* compactTask(db, now, sealMs);
   const wm = watermarks(db);
-  const source = historySource(db);
+  const source = historySource(db, logs);
   const nodeIds = historyNodeIds(db);
   const put15 = db.prepare('INSERT OR REPLACE INTO metrics_15m (id, data) VALUES (?, ?)');
   const put1h = db.prepare('INSERT OR REPLACE INTO metrics_1h (id, data) VALUES (?, ?)');
@@ -47,7 +48,8 @@ export function* rollupTask(
     .prepare('SELECT data FROM metrics_15m WHERE id >= ? AND id < ? ORDER BY id')
     .pluck();
 
-  const nodes = [...nodeIds()];
+  // Nodes whose history is still only in an open-block log count too.
+  const nodes = [...new Set([...nodeIds(), ...openLogNodes(logs)])].sort((a, b) => a - b);
   yield;
   // Raw rows older than the watermark may be gone (retention); never start before the data.
   let oldest: number | undefined;
@@ -89,4 +91,13 @@ export function* rollupTask(
     sealedPoints: sealed.points,
     compactedBlocks: compacted.merged,
   };
+}
+
+function openLogNodes(logs: OpenLogs | undefined): number[] {
+  const out: number[] = [];
+  for (const log of logs?.logs() ?? []) {
+    log.refresh();
+    out.push(...log.nodeIds());
+  }
+  return out;
 }

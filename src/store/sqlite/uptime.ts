@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { UptimeRepo, UptimeSums } from '../ports.js';
-import { historySource } from './history-source.js';
+import { historySource, type OpenLogs } from './history-source.js';
 
 const MINUTE_MS = 60_000;
 
@@ -8,7 +8,7 @@ const MINUTE_MS = 60_000;
  * Uptime storage on SQLite with prepared statements: the finaliser writes one row per node
  * every minute, so this stays off Kysely's per-query compile path.
  */
-export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
+export function sqliteUptimeRepo(db: BetterSqlite3.Database, logs?: OpenLogs): UptimeRepo {
   const insertMinute = db.prepare(
     `INSERT INTO uptime_minute (node_id, minute, online_ms, observed_ms, reports) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT DO NOTHING`,
@@ -33,8 +33,9 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database): UptimeRepo {
   });
   const lastMinute = db.prepare('SELECT max(minute) AS m FROM uptime_minute');
   const firstReports = db.prepare('SELECT node_id, first_received_at FROM node_current');
-  // Receipts live in raw history: sealed blocks and the open raw rows (history-source.ts).
-  const history = historySource(db);
+  // Receipts live in raw history: sealed blocks, the open raw rows and the open-block logs
+  // (history-source.ts).
+  const history = historySource(db, logs);
   const currentNodes = db.prepare('SELECT node_id FROM node_current ORDER BY node_id').pluck();
   const nodes = db.prepare(
     'SELECT id, is_guest_visible, interval_sec FROM nodes WHERE deleted_at IS NULL ORDER BY id',

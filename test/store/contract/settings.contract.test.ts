@@ -26,4 +26,12 @@ describe.each(ENGINES)('settings repo on $name', ({ open }) => {
     expect(Object.fromEntries(many)).toEqual({ a: '2', b: '"x"' });
     expect((await store.settings.getMany([])).size).toBe(0);
   });
+
+  it('claims a key once: the first value stays, later claims get it back', async () => {
+    expect(await store.settings.claim('k', '"first"', 10)).toBe('"first"');
+    expect(await store.settings.claim('k', '"second"', 20)).toBe('"first"');
+    expect(await store.settings.get('k')).toBe('"first"');
+    await store.settings.setMany([['k', '"set"']], 30);
+    expect(await store.settings.claim('k', '"third"', 40)).toBe('"set"');
+  });
 });

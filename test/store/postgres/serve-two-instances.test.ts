@@ -59,12 +59,14 @@ describe.skipIf(!POSTGRES_AVAILABLE)('dash serve: two instances on one PostgreSQ
   let clock: FakeClock;
   let a: Instance;
   let b: Instance;
+  /** One install: every instance of every test here serves the schema with this home's key. */
+  let home: string;
   beforeAll(async () => {
     schema = await freshSchema();
+    home = tempHome();
   });
   afterAll(async () => schema?.drop());
   beforeEach(async () => {
-    const home = tempHome();
     clock = new FakeClock();
     a = await instance(schema.url, home, clock);
     b = await instance(schema.url, home, clock);

@@ -1,4 +1,4 @@
-/** Readings of a process from /proc (Linux): RSS, CPU time and disk writes, per thread where it matters. */
+/** What the ingest benchmark reads from /proc about the processes it measures (Linux). */
 import { readFileSync, readdirSync } from 'node:fs';
 
 const fmt = (n: number, d = 0) =>
@@ -27,6 +27,20 @@ export function threadCpu(pid: number): Map<string, number> {
       // the thread ended
     }
   }
+  return out;
+}
+
+/** CPU seconds of every thread of several processes; names get the instance's letter (A:main). */
+export function threadsCpu(pids: readonly number[]): Map<string, number> {
+  if (pids.length === 1) return threadCpu(pids[0]!);
+  const out = new Map<string, number>();
+  pids.forEach((pid, i) => {
+    const letter = String.fromCharCode(65 + i);
+    for (const [k, v] of threadCpu(pid)) {
+      const [tid, name] = k.split(' ');
+      out.set(`${tid} ${letter}:${name}`, v);
+    }
+  });
   return out;
 }
 

@@ -1,0 +1,154 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SAMPLE, recordHead } from '../history-blocks/open-log-record.js';
+import { DEFAULT_SEAL_MS, SEAL_GRACE_MS } from './history-blocks.js';
+import type { OpenLogs } from './history-source.js';
+import { OpenLogFile } from './open-log.js';
+import { OpenLogIndex } from './open-log-index.js';
+import { sealOpenLog, sealedWatermark, type LogSealResult } from './open-log-seal.js';
+import { watermarks } from './metrics-jobs-state.js';
+
+/**
+ * Where the open-block logs of a database live and the steps that move them into SQLite
+ * (docs/ingest-disk-writes.md): one log per ingest thread, `<database>-open-<shard>`.
+ */
+export const openLogPath = (dbPath: string, shard: number): string => `${dbPath}-open-${shard}`;
+
+/** Every open-block log file of a database, whatever thread count wrote them. */
+export function existingOpenLogs(dbPath: string): string[] {
+  if (dbPath === ':memory:') return [];
+  const prefix = `${basename(dbPath)}-open-`;
+  return readdirSync(dirname(dbPath))
+    .filter((f) => f.startsWith(prefix) && /^\d+$/.test(f.slice(prefix.length)))
+    .map((f) => join(dirname(dbPath), f));
+}
+
+/** The seal boundary a shard's log starts at: its sealed watermark (0 before any seal). */
+export function sealedBoundary(db: BetterSqlite3.Database, shard: number): number {
+  return watermarks(db).get(sealedWatermark(shard)) ?? 0;
+}
+
+/**
+ * The readers' view of a database's logs (history reads, uptime, rollups, the storage panel):
+ * one index per log, `<database>-open-0` upward; a log created later (its thread started after
+ * this reader) joins at the next read.
+ */
+export class OpenLogReaders implements OpenLogs {
+  private readonly indexes: OpenLogIndex[] = [];
+
+  constructor(private readonly dbPath: string) {}
+
+  logs(): readonly OpenLogIndex[] {
+    while (existsSync(openLogPath(this.dbPath, this.indexes.length))) {
+      this.indexes.push(new OpenLogIndex(openLogPath(this.dbPath, this.indexes.length)));
+    }
+    return this.indexes;
+  }
+
+  /** Unsealed samples in the logs and the logs' bytes on disk. */
+  size(): { records: number; bytes: number } {
+    let records = 0;
+    let bytes = 0;
+    for (const log of this.logs()) {
+      log.refresh();
+      records += log.size.records;
+      bytes += log.size.bytes;
+    }
+    return { records, bytes };
+  }
+
+  /** Receive time of the oldest unsealed sample, if any. */
+  oldest(): number | undefined {
+    let oldest: number | undefined;
+    for (const log of this.logs()) {
+      log.refresh();
+      for (const node of log.nodeIds()) {
+        const t = log.times(node, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)[0];
+        if (t !== undefined && (oldest === undefined || t < oldest)) oldest = t;
+      }
+    }
+    return oldest;
+  }
+
+  close(): void {
+    for (const log of this.indexes.splice(0)) log.close();
+  }
+}
+
+/** Newest sample time in an index, if it has any. */
+function newestSample(index: OpenLogIndex): number | undefined {
+  let newest: number | undefined;
+  for (const node of index.nodeIds()) {
+    const t = index.times(node, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).at(-1);
+    if (t !== undefined && (newest === undefined || t > newest)) newest = t;
+  }
+  return newest;
+}
+
+/**
+ * Seals the log's closed windows (those ending `SEAL_GRACE_MS` before `now`) and starts a new
+ * file holding only the samples still open. Call it with no sync of the log in flight.
+ */
+export function sealClosedWindows(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  index: OpenLogIndex,
+  shard: number,
+  now: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+): LogSealResult | undefined {
+  const boundary = Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
+  if (boundary <= file.from) return undefined;
+  const result = sealOpenLog(db, index, shard, boundary, sealMs);
+  file.rotate(boundary, (p) => {
+    const head = recordHead(p);
+    return head.type === SAMPLE && head.at >= boundary;
+  });
+  return result;
+}
+
+/**
+ * Seals every record of the log, the open window's too (it gives the window a second block
+ * later, which readers and retention allow), and empties the file: at a stop, and at start for
+ * what a crash left.
+ */
+export function sealEverything(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  index: OpenLogIndex,
+  shard: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+): LogSealResult {
+  index.refresh();
+  const boundary = Math.max(file.from, sealedBoundary(db, shard), (newestSample(index) ?? 0) + 1);
+  const result = sealOpenLog(db, index, shard, boundary, sealMs);
+  file.rotate(boundary, () => false);
+  return result;
+}
+
+/**
+ * Start of `dash serve`: every log a stopped or crashed run left is replayed (whole records
+ * only; a torn tail was never acknowledged) and sealed into blocks and `node_current`, so the
+ * reports it acknowledged are in the database before anything reads it.
+ */
+export function sealLeftLogs(db: BetterSqlite3.Database, dbPath: string): LogSealResult {
+  const total: LogSealResult = { blocks: 0, points: 0, projections: 0 };
+  for (const path of existingOpenLogs(dbPath)) {
+    const shard = Number(path.slice(path.lastIndexOf('-') + 1));
+    const file = OpenLogFile.open(path, { shard, from: sealedBoundary(db, shard) });
+    const index = new OpenLogIndex(path);
+    try {
+      const header = file.replayed.header;
+      if (header.shard !== shard) throw new Error(`${path} holds the log of shard ${header.shard}`);
+      const r = sealEverything(db, file, index, shard);
+      total.blocks += r.blocks;
+      total.points += r.points;
+      total.projections += r.projections;
+    } finally {
+      index.close();
+      file.close();
+    }
+  }
+  return total;
+}
