@@ -8,6 +8,8 @@
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
  *   npm run bench:ingest -- --gzip     every body gzip-encoded (Content-Encoding: gzip)
+ *   npm run bench:ingest -- --only startup,rss   only the phases these targets need
+ *     (latency, rss, disk, cpu, saturation, startup); --prebuilt skips the build
  *   npm run bench:ingest:pg [-- --database postgres://… --instances 2]
  *       Dash on PostgreSQL (a fresh schema of that server per run, dropped at the end), with
  *       `--instances N` Dash processes on it; the load goes round-robin over them, request by
@@ -17,15 +19,14 @@
  * Diagnosis: `-- --profile DIR` writes V8 CPU profiles of every Dash thread; BENCH_DASH_FLAGS
  * passes node flags to Dash (e.g. "--trace-gc") and BENCH_DASH_STDOUT=1 shows its stdout.
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
-import { agentReport } from '../../test/support/agent-payloads.js';
-import { printTargets } from './targets.js';
+import { printTargets, type TargetFigures } from './targets.js';
 import { rawRows, sealedBytes, storedBytes, tableBytes } from './sqlite.js';
 import {
   cpuPerReport,
@@ -37,6 +38,14 @@ import {
   writtenPerReport,
 } from './proc-stats.js';
 import { benchSchema, type BenchSchema } from './postgres.js';
+import {
+  freePort,
+  measureStartup,
+  spawnDash,
+  startBaselines,
+  stopDash,
+  waitForHttp,
+} from './dash-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +63,10 @@ const { values: args } = parseArgs({
     gzip: { type: 'boolean', default: false },
     /** Writes V8 CPU profiles of the Dash process (all threads) into this directory. */
     profile: { type: 'string' },
+    /** Only the phases these targets need, e.g. `startup,rss` (names in TARGET_PHASES). */
+    only: { type: 'string' },
+    /** Use dist/ as it is (skip the build). */
+    prebuilt: { type: 'boolean', default: false },
   },
 });
 const NODES = Number(args.nodes);
@@ -106,30 +119,6 @@ async function load(
   }
 }
 
-async function waitForHttp(port: number, path: string, pollMs = 100): Promise<void> {
-  for (let i = 0; i < 20_000 / pollMs; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-  throw new Error(`server on ${port} did not start`);
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -146,88 +135,30 @@ function line(label: string, r: LoadResult & { rssMaxMb?: number; rssSumMaxMb?: 
 
 const load1 = () => fmt(loadavg()[0]!, 2);
 
-/** Dash from the build on `home`, listening on loopback; its stdout is hidden unless asked for. */
-function spawnDash(
-  home: string,
-  port: number,
-  nodeFlags: string[],
-  databaseUrl?: string,
-): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, join(root, 'dist/main.js'), 'serve'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DASH_HOME: home,
-      ...(databaseUrl ? { DASH_DATABASE_URL: databaseUrl } : {}),
-      DASH_LISTEN: `127.0.0.1:${port}`,
-      DASH_LOG_LEVEL: 'warn',
-      DASH_ADMIN_PASSWORD: 'bench-password-1',
-      // Every simulated node connects from loopback: no per-address connection cap.
-      DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
-    },
-    stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
-  });
-}
+/** What each `--only` name measures: the phases it needs. */
+const TARGET_PHASES = {
+  latency: ['baseOpen', 'open'],
+  rss: ['open'],
+  disk: ['open'],
+  cpu: ['baseSat', 'sat'],
+  saturation: ['baseSat', 'sat'],
+  startup: ['startup'],
+} as const;
+type Phase = (typeof TARGET_PHASES)[keyof typeof TARGET_PHASES][number];
 
-async function stopDash(dash: ChildProcess, graceful: boolean): Promise<void> {
-  if (dash.exitCode !== null || dash.signalCode !== null) return;
-  const exited = new Promise((r) => dash.once('exit', r));
-  // A profiled server must exit on its own to write its profiles.
-  dash.kill(graceful ? 'SIGTERM' : 'SIGKILL');
-  await exited;
-}
-
-/**
- * Time from spawning Dash on an existing home to serving: the API answers and a node's report
- * is stored (the ingest threads are up and the front state is loaded).
- */
-async function measureStartup(
-  home: string,
-  secret: string,
-  databaseUrl?: string,
-): Promise<{ api: number; ingest: number }> {
-  const port = await freePort();
-  const t0 = performance.now();
-  const dash = spawnDash(home, port, [], databaseUrl);
-  try {
-    await waitForHttp(port, '/api/version', 10);
-    const api = (performance.now() - t0) / 1000;
-    const body = JSON.stringify(agentReport({ seq: 1000 }));
-    for (;;) {
-      const res = await fetch(`http://127.0.0.1:${port}/api/node/metrics`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-node-secret': secret },
-        body,
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-      if (performance.now() - t0 > 60_000)
-        throw new Error(`startup: report answered ${res.status}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return { api, ingest: (performance.now() - t0) / 1000 };
-  } finally {
-    await stopDash(dash, false);
+function phasesOf(only: string | undefined): Set<Phase> {
+  const names = only ? only.split(',').map((n) => n.trim()) : Object.keys(TARGET_PHASES);
+  const phases = new Set<Phase>();
+  for (const name of names) {
+    if (!(name in TARGET_PHASES))
+      throw new Error(`--only: unknown target ${name} (${Object.keys(TARGET_PHASES).join(', ')})`);
+    for (const p of TARGET_PHASES[name as keyof typeof TARGET_PHASES]) phases.add(p);
   }
-}
-
-/** Starts `count` bare baseline servers; resolves with them and their ports. */
-async function startBaselines(count: number): Promise<{ procs: ChildProcess[]; ports: number[] }> {
-  const procs = Array.from({ length: count }, () =>
-    fork(join(root, 'bench/ingest/baseline-server.ts'), ['0'], { execArgv: TSX }),
-  );
-  const ports = await Promise.all(
-    procs.map(
-      (p) =>
-        new Promise<number>((resolve) =>
-          p.once('message', (m: { port: number }) => resolve(m.port)),
-        ),
-    ),
-  );
-  return { procs, ports };
+  return phases;
 }
 
 async function main(): Promise<void> {
+  const phases = phasesOf(args.only);
   const home = mkdtempSync(join(tmpdir(), 'dash-bench-'));
   const dbPath = join(home, 'dash.db');
   const started = performance.now();
@@ -236,15 +167,14 @@ async function main(): Promise<void> {
     ? `PostgreSQL (${new URL(PG_URL).host}), ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}`
     : 'SQLite';
   console.log(
-    `ingest benchmark on ${where}: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; load average ${loadAtStart}`,
+    `ingest benchmark on ${where}: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; ` +
+      `phases ${[...phases].join(', ')}; load average ${loadAtStart}`,
   );
   // Measure what ships: the compiled build, not the TypeScript sources through a loader.
-  const build = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: root, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('build failed');
+  if (!args.prebuilt) {
+    const build = spawnSync('npm', ['run', '-s', 'build:server'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
   let db: BenchSchema | undefined;
   // Every instance gets a home of its own with the same data key (docs/postgresql.md).
   const homes = [home];
@@ -264,36 +194,58 @@ async function main(): Promise<void> {
   const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
   const children: ChildProcess[] = [gen];
   let dashes: ChildProcess[] = [];
+  const figures: TargetFigures = {
+    title: PG_URL
+      ? `issues 21 and 23, PostgreSQL, ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}`
+      : 'issue 21',
+    loadAverage: '',
+    diskLabel: PG_URL ? 'PostgreSQL WAL' : undefined,
+    nodes: NODES,
+    rate: RATE,
+    instances: INSTANCES,
+  };
   try {
     // Baseline: bare node:http + JSON.parse, same bodies, same client, same machine, as many
     // servers as Dash instances.
-    const base = await startBaselines(INSTANCES);
-    children.push(...base.procs);
-    const basePids = base.procs.map((p) => p.pid!);
-    const baseCpu0 = [threadsCpu(basePids), threadCpu(gen.pid!)] as const;
-    const baseSat = await load(gen, basePids, {
-      ports: base.ports,
-      path: '/api/node/metrics',
-      gzip: args.gzip,
-      secrets,
-      mode: 'closed',
-      seconds: SAT_SECONDS,
-      connections: CONNECTIONS,
-    });
-    const baseCpuServer = cpuPerReport(baseCpu0[0], threadsCpu(basePids), baseSat.ok);
-    const baseCpu = `server ${baseCpuServer.text}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok).text}`;
-    // The same open loop against the baseline: what the generator and loopback add to latency.
-    const baseOpen = await load(gen, basePids, {
-      ports: base.ports,
-      path: '/api/node/metrics',
-      gzip: args.gzip,
-      secrets,
-      mode: 'open',
-      rate: RATE,
-      seconds: Math.min(OPEN_SECONDS, 5),
-      connections: 256,
-    });
-    for (const b of base.procs) b.kill();
+    let baseSat: Awaited<ReturnType<typeof load>> | undefined;
+    let baseOpen: Awaited<ReturnType<typeof load>> | undefined;
+    let baseCpu = '';
+    if (phases.has('baseSat') || phases.has('baseOpen')) {
+      const base = await startBaselines(INSTANCES);
+      children.push(...base.procs);
+      const basePids = base.procs.map((p) => p.pid!);
+      if (phases.has('baseSat')) {
+        const baseCpu0 = [threadsCpu(basePids), threadCpu(gen.pid!)] as const;
+        baseSat = await load(gen, basePids, {
+          ports: base.ports,
+          path: '/api/node/metrics',
+          gzip: args.gzip,
+          secrets,
+          mode: 'closed',
+          seconds: SAT_SECONDS,
+          connections: CONNECTIONS,
+        });
+        const baseCpuServer = cpuPerReport(baseCpu0[0], threadsCpu(basePids), baseSat.ok);
+        baseCpu = `server ${baseCpuServer.text}; generator ${cpuPerReport(baseCpu0[1], threadCpu(gen.pid!), baseSat.ok).text}`;
+        figures.baseCpuUs = baseCpuServer.total;
+        figures.baseSatPerSecond = baseSat.perSecond;
+      }
+      if (phases.has('baseOpen')) {
+        // The same open loop against the baseline: what the generator and loopback add to latency.
+        baseOpen = await load(gen, basePids, {
+          ports: base.ports,
+          path: '/api/node/metrics',
+          gzip: args.gzip,
+          secrets,
+          mode: 'open',
+          rate: RATE,
+          seconds: Math.min(OPEN_SECONDS, 5),
+          connections: 256,
+        });
+        figures.baseOpenP99 = baseOpen.p99;
+      }
+      for (const b of base.procs) b.kill();
+    }
 
     const ports = await Promise.all(homes.map(() => freePort()));
     const profile = args.profile ? ['--cpu-prof', '--cpu-prof-dir', args.profile] : [];
@@ -321,75 +273,99 @@ async function main(): Promise<void> {
       gzip: args.gzip,
     };
 
+    // Every node gets a current projection (the startup phase restarts on it).
     const warm = await load(gen, pids, { ...common, mode: 'once' });
     const tableTotal = async () =>
       db
         ? Object.values(await db.tableBytes()).reduce((a, b) => a + b, 0)
         : storedBytes(dbPath).total;
-    const before = await tableTotal();
-    const cpuBeforeOpen = threadsCpu(pids);
-    const writtenBeforeOpen = db ? 0 : writtenBytes(pid);
-    const threadsBeforeOpen = db ? new Map<string, number>() : threadWritten(pid);
-    const walBeforeOpen = await db?.walPosition();
-    const open = await load(gen, pids, {
-      ...common,
-      mode: 'open',
-      rate: RATE,
-      seconds: OPEN_SECONDS,
-      connections: 256,
-    });
-    // On PostgreSQL the database's writes are the server's WAL (the whole cluster's: other
-    // sessions on a shared server count too) and its table files, written later by checkpoints.
-    const openWritten =
-      (db ? await db.walSince(walBeforeOpen!) : writtenBytes(pid) - writtenBeforeOpen) /
-      Math.max(1, open.ok);
-    const openCpu = cpuPerReport(cpuBeforeOpen, threadsCpu(pids), open.ok);
-    const afterOpen = await tableTotal();
-    const openThreads = db ? '' : writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
-    const cpuBeforeSat = threadsCpu(pids);
-    const genBeforeSat = threadCpu(gen.pid!);
-    const writtenBeforeSat = db ? 0 : writtenBytes(pid);
-    const threadsBeforeSat = db ? new Map<string, number>() : threadWritten(pid);
-    const walBeforeSat = await db?.walPosition();
-    const sat = await load(gen, pids, { ...common, mode: 'closed', seconds: SAT_SECONDS });
-    const satWritten =
-      (db ? await db.walSince(walBeforeSat!) : writtenBytes(pid) - writtenBeforeSat) /
-      Math.max(1, sat.ok);
-    const satThreads = db ? '' : writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
-    const satCpuServer = cpuPerReport(cpuBeforeSat, threadsCpu(pids), sat.ok);
-    const satCpu = `server ${satCpuServer.text}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok).text}`;
+    console.log('');
+    if (baseSat) console.log(line('baseline (node:http+JSON.parse)', baseSat));
+    if (baseOpen) console.log(line(`baseline open loop ${RATE}/s`, baseOpen));
+    console.log(line('dash warm-up (1 report/node)', warm));
+    if (phases.has('open')) {
+      const before = await tableTotal();
+      const cpuBeforeOpen = threadsCpu(pids);
+      const writtenBeforeOpen = db ? 0 : writtenBytes(pid);
+      const threadsBeforeOpen = db ? new Map<string, number>() : threadWritten(pid);
+      const walBeforeOpen = await db?.walPosition();
+      const open = await load(gen, pids, {
+        ...common,
+        mode: 'open',
+        rate: RATE,
+        seconds: OPEN_SECONDS,
+        connections: 256,
+      });
+      // On PostgreSQL the database's writes are the server's WAL (the whole cluster's: other
+      // sessions on a shared server count too) and its table files, written later by checkpoints.
+      const openWritten =
+        (db ? await db.walSince(walBeforeOpen!) : writtenBytes(pid) - writtenBeforeOpen) /
+        Math.max(1, open.ok);
+      const openCpu = cpuPerReport(cpuBeforeOpen, threadsCpu(pids), open.ok);
+      const afterOpen = await tableTotal();
+      const openThreads = db
+        ? ''
+        : writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
+      console.log(line(`dash open loop ${RATE}/s`, open));
+      console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
+      console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
+      if (db) {
+        console.log(
+          `PostgreSQL WAL per report, open loop (whole server, other sessions included): ${fmt(openWritten / 1024, 2)} KiB`,
+        );
+      } else {
+        console.log(`disk writes per report, open loop: ${fmt(openWritten / 1024, 2)} KiB`);
+        // By thread: the ingest threads write history, projections and traffic counters (and
+        // run most checkpoints); the main thread writes alerts and sessions.
+        console.log(`  by thread: ${openThreads}`);
+      }
+      const perReport = (afterOpen - before) / Math.max(1, open.ok);
+      console.log(
+        `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
+      );
+      Object.assign(figures, {
+        openP99: open.p99,
+        worstSecondP99: Math.max(0, ...open.p99BySecond),
+        openErrors: open.sent - open.ok,
+        openSent: open.sent,
+        openPerSecond: open.perSecond,
+        rssMb: open.rssMaxMb,
+        diskKiB: openWritten / 1024,
+      });
+    }
+    if (phases.has('sat')) {
+      const cpuBeforeSat = threadsCpu(pids);
+      const genBeforeSat = threadCpu(gen.pid!);
+      const writtenBeforeSat = db ? 0 : writtenBytes(pid);
+      const threadsBeforeSat = db ? new Map<string, number>() : threadWritten(pid);
+      const walBeforeSat = await db?.walPosition();
+      const sat = await load(gen, pids, { ...common, mode: 'closed', seconds: SAT_SECONDS });
+      const satWritten =
+        (db ? await db.walSince(walBeforeSat!) : writtenBytes(pid) - writtenBeforeSat) /
+        Math.max(1, sat.ok);
+      const satThreads = db ? '' : writtenPerReport(threadsBeforeSat, threadWritten(pid), sat.ok);
+      const satCpuServer = cpuPerReport(cpuBeforeSat, threadsCpu(pids), sat.ok);
+      const satCpu = `server ${satCpuServer.text}; generator ${cpuPerReport(genBeforeSat, threadCpu(gen.pid!), sat.ok).text}`;
+      console.log(line('dash saturation', sat));
+      console.log(`CPU per report, baseline: ${baseCpu}`);
+      console.log(`CPU per report, dash saturation: ${satCpu}`);
+      if (db) {
+        console.log(
+          `PostgreSQL WAL per report, saturation (whole server, other sessions included): ${fmt(satWritten / 1024, 2)} KiB`,
+        );
+      } else {
+        console.log(`disk writes per report, saturation: ${fmt(satWritten / 1024, 2)} KiB`);
+        console.log(`  by thread: ${satThreads}`);
+      }
+      Object.assign(figures, {
+        cpuUs: satCpuServer.total,
+        satPerSecond: sat.perSecond,
+        satRssMb: sat.rssMaxMb,
+      });
+    }
     const rows = db ? await db.rows() : rawRows(dbPath);
     const total = await tableTotal();
     const tables = db ? await db.tableBytes() : tableBytes(dbPath);
-
-    const perReport = (afterOpen - before) / Math.max(1, open.ok);
-    console.log('');
-    console.log(line('baseline (node:http+JSON.parse)', baseSat));
-    console.log(line(`baseline open loop ${RATE}/s`, baseOpen));
-    console.log(line('dash warm-up (1 report/node)', warm));
-    console.log(line(`dash open loop ${RATE}/s`, open));
-    console.log(line('dash saturation', sat));
-    console.log('');
-    console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
-    console.log(`CPU per report, baseline: ${baseCpu}`);
-    console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
-    console.log(`CPU per report, dash saturation: ${satCpu}`);
-    if (db) {
-      console.log(
-        `PostgreSQL WAL per report (whole server, other sessions included): open loop ${fmt(openWritten / 1024, 2)} KiB, saturation ${fmt(satWritten / 1024, 2)} KiB`,
-      );
-    } else {
-      console.log(
-        `disk writes per report: open loop ${fmt(openWritten / 1024, 2)} KiB, saturation ${fmt(satWritten / 1024, 2)} KiB`,
-      );
-      // By thread: the ingest threads write history, projections and traffic counters (and run
-      // most checkpoints); the main thread writes alerts and sessions.
-      console.log(`  by thread, open loop: ${openThreads}`);
-      console.log(`  by thread, saturation: ${satThreads}`);
-    }
-    console.log(
-      `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
-    );
     // History grows with every report; the current projection and the device dictionary are
     // a fixed cost per node, so a short run says little about them per report.
     const PER_NODE = ['node_current', 'metric_devices', 'sqlite_autoindex_metric_devices_1'];
@@ -419,38 +395,19 @@ async function main(): Promise<void> {
           `sealing took ${fmt(sealed.ms)} ms`,
       );
     }
-    // A restart on the run's database: every node has a current projection and history.
-    const restart = await measureStartup(home, secrets[0]!, db?.url);
-    console.log(
-      `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
-        `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report`,
-    );
-    const loadAtEnd = load1();
+    if (phases.has('startup')) {
+      // A restart on the run's database: every node has a current projection and history.
+      const restart = await measureStartup(home, secrets[0]!, args.profile, db?.url);
+      console.log(
+        `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
+          `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report ` +
+          `(CPU ${fmt(restart.cpu, 2)} s, all threads; load average ${load1()})`,
+      );
+      figures.startupSeconds = restart.ingest;
+    }
     console.log('');
-    printTargets({
-      title: PG_URL
-        ? `issues 21 and 23, PostgreSQL, ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}`
-        : 'issue 21',
-      loadAverage: `${loadAtStart} at start, ${loadAtEnd} at end`,
-      baseOpenP99: baseOpen.p99,
-      openP99: open.p99,
-      worstSecondP99: Math.max(0, ...open.p99BySecond),
-      openErrors: open.sent - open.ok,
-      openSent: open.sent,
-      openPerSecond: open.perSecond,
-      rssMb: open.rssMaxMb,
-      satRssMb: sat.rssMaxMb,
-      cpuUs: satCpuServer.total,
-      baseCpuUs: baseCpuServer.total,
-      diskKiB: openWritten / 1024,
-      diskLabel: db ? 'PostgreSQL WAL' : undefined,
-      satPerSecond: sat.perSecond,
-      baseSatPerSecond: baseSat.perSecond,
-      startupSeconds: restart.ingest,
-      nodes: NODES,
-      rate: RATE,
-      instances: INSTANCES,
-    });
+    figures.loadAverage = `${loadAtStart} at start, ${load1()} at end`;
+    printTargets(figures);
     console.log(`benchmark took ${fmt((performance.now() - started) / 1000, 1)} s`);
   } finally {
     for (const d of dashes) await stopDash(d, Boolean(args.profile));

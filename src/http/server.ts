@@ -7,8 +7,7 @@ import Fastify, {
   type FastifyRequest,
   type onRequestAsyncHookHandler,
 } from 'fastify';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
+import { lazySerializerFactory, lazyValidatorCompiler } from './lazy-compilers.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../errors/app-error.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
@@ -179,18 +178,6 @@ function serverFactoryWith(
   };
 }
 
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    coerceTypes: coerce ? 'array' : false,
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    strict: false,
-  });
-  addFormats.default(ajv);
-  return ajv;
-}
-
 /** Whether the request announces a body (which routes then parse as JSON). */
 export function hasBody(req: IncomingMessage): boolean {
   const len = req.headers['content-length'];
@@ -291,6 +278,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   }) as unknown as FastifyInstance;
 
   app.addHook('preClose', (done) => {
@@ -298,11 +286,7 @@ export function createHttpServer(opts: ServerOptions): FastifyInstance {
     done();
   });
 
-  const bodyAjv = makeAjv(false);
-  const queryAjv = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
-  );
+  app.setValidatorCompiler(lazyValidatorCompiler());
 
   const matcher = new RouteMatcher(opts.routes);
   const rejectUnrouted = (req: FastifyRequest, reply: FastifyReply): never => {

@@ -13,6 +13,11 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
    */
   applyTraffic?(batch: TrafficBatch): Promise<void>;
   /**
+   * Resolves once the pipeline can take reports without waiting for its threads to load (the
+   * worker backends; the others are always ready).
+   */
+  ready?(): Promise<void>;
+  /**
    * Seals the closed windows of this thread's open-block log (docs/ingest-disk-writes.md); a
    * thread's `rollup` does it for its own log first. Only SQLite's ingest threads have one.
    */

@@ -91,6 +91,9 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
     },
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),
     applyTraffic: first.applyTraffic && ((batch) => first.applyTraffic!(batch)),
+    async ready() {
+      await Promise.all(shards.map((s) => s.ready?.() ?? Promise.resolve()));
+    },
     async drain() {
       await Promise.all(shards.map((s) => s.drain()));
     },

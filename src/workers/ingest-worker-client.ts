@@ -42,6 +42,7 @@ export function startIngestWorker(
   const queue = new BatchQueue<{ report: RawReport & { id: number }; body?: ArrayBuffer }>(
     INGEST_BATCH_SIZE,
     (batch) => {
+      sendFacts();
       const msg: ToWorker = { reports: batch.map((q) => q.report) };
       const transfer: ArrayBuffer[] = [];
       for (const q of batch) if (q.body) transfer.push(q.body);
@@ -52,15 +53,32 @@ export function startIngestWorker(
   const idle: Array<() => void> = [];
   // Replayed into a replacement worker, so it renders views as the one before did.
   const facts = new Map<number, RenderFacts>();
+  // Changes not yet sent: they leave together (at start, the whole fleet in one message rather
+  // than one per node), and always before the next batch of reports.
+  let factsOut: Array<[number, RenderFacts | null]> = [];
+  function sendFacts(): void {
+    if (factsOut.length === 0) return;
+    const changes = factsOut;
+    factsOut = [];
+    current().postMessage({ facts: changes } satisfies ToWorker);
+  }
 
   function settleIdle(): void {
     if (reports.size === 0 && queue.length === 0) for (const done of idle.splice(0)) done();
   }
 
+  let loaded: Promise<void> = Promise.resolve();
+
   function start(): Worker {
     const w = newWorker({ path, staleAfterSec, ...share });
     if (facts.size > 0) w.postMessage({ facts: [...facts] } satisfies ToWorker);
+    let markLoaded: () => void = () => {};
+    loaded = new Promise<void>((resolve) => (markLoaded = resolve));
     w.on('message', (msg: FromWorker) => {
+      if ('ready' in msg) {
+        markLoaded();
+        return;
+      }
       if ('results' in msg) {
         for (const { id, result } of msg.results) {
           const resolve = reports.get(id);
@@ -80,6 +98,7 @@ export function startIngestWorker(
       if (worker === w) worker = undefined;
       // A thread that died inside a commit must not keep the other shares waiting.
       if (share.writeLock) WriteLock.releaseFor(share.writeLock, share.shard);
+      markLoaded();
       if (!closing) log.error({ code }, 'ingest worker exited');
       for (const [id, resolve] of reports) {
         reports.delete(id);
@@ -127,13 +146,16 @@ export function startIngestWorker(
     setRenderFacts(nodeId, f) {
       if (f) facts.set(nodeId, f);
       else facts.delete(nodeId);
-      // Before any report still queued here: those were received before the change anyway.
-      current().postMessage({ facts: [[nodeId, f]] } satisfies ToWorker);
+      // Before any report queued after it (reports queued before were received before the
+      // change anyway, and may travel with it).
+      if (factsOut.length === 0) queueMicrotask(sendFacts);
+      factsOut.push([nodeId, f]);
     },
     rollup: (now, sealMs) => task<RollupRunResult>({ type: 'rollup', now, sealMs }),
     retention: (now, rawRetentionDays, maxBytes) =>
       task<RetentionRunResult>({ type: 'retention', now, rawRetentionDays, maxBytes }),
     applyTraffic: (batch) => task<void>({ type: 'traffic', batch }),
+    ready: () => loaded,
     sealOpenLog: (now, sealMs) => task<void>({ seal: { now, sealMs } }),
     async drain() {
       if (reports.size === 0 && queue.length === 0) return;

@@ -21,8 +21,8 @@ import { WriteLock } from './write-lock.js';
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
  * metrics maintenance tasks. Messages in: {reports: [...]} (one batch from the HTTP thread),
  * {facts: [...]} (render facts of nodes), {id, task}, {id, seal} (seal this thread's open-block
- * log) and {id, close} (which seals the whole log). Out: {results: [...]} (one per batch),
- * {id, ok, value|error}.
+ * log) and {id, close} (which seals the whole log). Out: {ready} (once, when loaded),
+ * {results: [...]} (one per batch), {id, ok, value|error}.
  */
 export type ToWorker =
   | { reports: Array<RawReport & { id: number }> }
@@ -32,6 +32,7 @@ export type ToWorker =
   | { id: number; close: true };
 
 export type FromWorker =
+  | { ready: true }
   | { results: Array<{ id: number; result: CoreResult }> }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
@@ -211,3 +212,5 @@ port.on('message', (msg: ToWorker) => {
     });
   }
 });
+
+port.postMessage({ ready: true } satisfies FromWorker);

@@ -4,6 +4,7 @@ import { buildApp } from '../../app.js';
 import { publishAgentAssets } from '../../deploy/agent-assets.js';
 import { startLocalAgent } from '../local-agent.js';
 import { dashCommand } from '../hints.js';
+import { boundHeapGrowth } from '../../platform/heap.js';
 
 function banner(url: string, generated: string | undefined, setPassword: string): string {
   const lines = [``, `  Dash is running at ${url}`];
@@ -22,6 +23,7 @@ function banner(url: string, generated: string | undefined, setPassword: string)
 
 /** `dash serve`: start in the foreground; SIGTERM/SIGINT drain requests and close the store. */
 export async function serveCommand(): Promise<void> {
+  boundHeapGrowth();
   const config = loadConfig();
   const deps = await createDeps(config);
   const setup = await deps.adminPassword.ensure(config.adminPassword);

@@ -11,7 +11,7 @@ import {
   type SidePayloads,
 } from './render.js';
 import type { RuntimeView } from './runtime-view.js';
-import { ViewSlab } from './view-slab.js';
+import { ViewArena, ViewSlab, type ArenaStats } from './view-slab.js';
 
 export type { SidePayloads } from './render.js';
 
@@ -45,13 +45,15 @@ export interface FrontStateOptions {
 
 /**
  * Hot state for GET /api/front/metrics: every live node's front view kept as pre-serialised
- * JSON (off the JS heap, see ViewSlab), updated on each report that becomes current and on
+ * JSON (off the JS heap, in one ViewArena), updated on each report that becomes current and on
  * node record changes. SMART, thermal and pressure payloads are kept apart from the rendered
  * body (apart in the store too) and spliced in only together with the report they came with,
  * i.e. with the snapshot's own received_at (spec §2.3). Loaded from the store at start.
  */
 export class FrontState {
   private readonly entries = new Map<number, Entry>();
+  /** Every view's bytes, in a few large chunks (see ViewArena). */
+  private readonly arena = new ViewArena();
   private readonly loading = new Map<number, Promise<NodeMeta | undefined>>();
   private sorted: FrontItem[] | undefined;
   private rev = 0;
@@ -68,6 +70,7 @@ export class FrontState {
       this.opts.repo.liveNodes(),
       this.opts.repo.currentRows(),
     ]);
+    for (const e of this.entries.values()) e.slab.free();
     this.entries.clear();
     for (const row of rows) this.putMeta(nodeMetaFromRow(row, this.warner(row.id)));
     for (const c of currents) this.restore(c);
@@ -206,6 +209,11 @@ export class FrontState {
     return e?.receivedAt === undefined ? undefined : e.slab.bytes();
   }
 
+  /** Memory held by the views (for tests and diagnosis). */
+  viewMemory(): ArenaStats {
+    return this.arena.stats();
+  }
+
   /** The view as an object (parses it: for tests and rare readers, not the ingest path). */
   view(nodeId: number): NodeView | undefined {
     const json = this.json(nodeId);
@@ -247,12 +255,15 @@ export class FrontState {
         e.slab.replaceNode(nodeJson);
       }
     } else {
-      this.entries.set(meta.id, { meta, facts, nodeJson, slab: new ViewSlab() });
+      this.entries.set(meta.id, { meta, facts, nodeJson, slab: new ViewSlab(this.arena) });
     }
   }
 
   private drop(nodeId: number): void {
-    if (!this.entries.delete(nodeId)) return;
+    const e = this.entries.get(nodeId);
+    if (!e) return;
+    this.entries.delete(nodeId);
+    e.slab.free();
     this.opts.onFacts?.(nodeId, null);
     this.changed(true);
   }

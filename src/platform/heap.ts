@@ -1,0 +1,29 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * How far a V8 heap may grow past what its last full collection kept before the next one:
+ * 1 + this / 100. V8 otherwise picks a factor of up to 4 from how fast the program allocates
+ * against how fast it collects, and on a busy (or shared) machine it picks the top of that
+ * range: with 10,000 nodes the HTTP thread keeps ~65 MB live but grew to 250–430 MB between
+ * full collections, each ingest thread 24 MB live but 80–130 MB. A fixed, small factor
+ * bounds every isolate (the flag is process-wide, so the ingest threads too) at the cost of
+ * more frequent, concurrent major collections (docs/ingest-performance.md, "RSS").
+ */
+export const HEAP_GROWING_PERCENT = 30;
+
+/** V8 options an operator may pass to size the heaps themselves; then Dash leaves them be. */
+const OPERATOR_HEAP_FLAGS = /--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size)\b/;
+
+/**
+ * Bounds heap growth for the rest of the process's life (works at run time: V8 reads the
+ * factor at each full collection). Returns false, changing nothing, when the process was
+ * started with its own heap sizing flags.
+ */
+export function boundHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
+): boolean {
+  if (OPERATOR_HEAP_FLAGS.test([...execArgv, nodeOptions].join(' '))) return false;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return true;
+}
