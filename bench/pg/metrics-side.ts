@@ -12,22 +12,17 @@
  */
 import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import type { HistoryQuery, HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
+import type { HistoryQuery, HistoryRepo } from '../../src/store/ports.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
-import { PgMetricsEngine } from '../../src/store/postgres/metrics-engine.js';
-import { postgresRollup } from '../../src/store/postgres/history-rollup.js';
 import { postgresHistoryReader } from '../../src/store/postgres/history-reader.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
-import { rollupTask } from '../../src/store/sqlite/rollup-task.js';
 import { historyReader } from '../../src/store/sqlite/history-reader.js';
-import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
 import { createPgMetricsSide } from '../../src/workers/pg-metrics-side.js';
 import { ReportPreparer } from '../../src/domain/ingest/ingest-core.js';
 import { nodeReportDecoder } from '../../src/protocol/decode-node-report.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
-import { metricsWrite } from '../../test/support/metrics-writes.js';
 import { freshSchema } from '../../test/support/postgres.js';
+import { seedBothEngines } from './seed-both-engines.js';
 
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -117,32 +112,7 @@ async function reads(url: string): Promise<void> {
   const pgStore = await openPostgresStore(url, first, { max: 4 });
   const lite = openSqliteStore(':memory:', 0);
   try {
-    const template = metricsWrite(1, first, { deadline: Infinity });
-    const cpu = HOST_METRICS.indexOf('cpu.usage_ratio');
-    const liteEngine = new MetricsEngine(lite.raw, () => 0);
-    const pgEngine = new PgMetricsEngine(pgStore.pool, () => 0, pgStore.partitions);
-    let batch: MetricsWrite[] = [];
-    const flush = async () => {
-      liteEngine.commitBatch(batch);
-      await pgEngine.commitBatch(batch);
-      batch = [];
-    };
-    for (let at = first, i = 0; at < end; at += 3000, i++) {
-      const host = [...template.host];
-      host[cpu] = Math.round(5000 + 4000 * Math.sin(i / 97)) / 10_000;
-      batch.push({ ...template, receivedAt: at, host });
-      if (batch.length === 5000) await flush();
-    }
-    await flush();
-    const rollupAt = end + 60_000;
-    for (;;) {
-      const gen = rollupTask(lite.raw, rollupAt);
-      let r = gen.next();
-      while (!r.done) r = gen.next();
-      const p = await postgresRollup(pgStore.pool, rollupAt);
-      if (r.value.buckets === 0 && p.buckets === 0) break;
-    }
-    await pgStore.pool.query('ANALYZE');
+    await seedBothEngines(lite, pgStore, first, end, end + 60_000);
     const readers: Record<string, HistoryRepo> = {
       sqlite: historyReader(lite.raw),
       postgres: postgresHistoryReader(pgStore.pool),

@@ -29,19 +29,14 @@ import { buildApp } from '../../src/app.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { sqliteKit } from '../../src/kits/sqlite.js';
 import { postgresKit } from '../../src/kits/postgres.js';
-import type { HistoryQuery, HistoryRepo, MetricsWrite } from '../../src/store/ports.js';
+import type { HistoryQuery, HistoryRepo } from '../../src/store/ports.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/open.js';
-import { PgMetricsEngine } from '../../src/store/postgres/metrics-engine.js';
-import { postgresRollup } from '../../src/store/postgres/history-rollup.js';
 import { postgresHistoryReader } from '../../src/store/postgres/history-reader.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/open.js';
-import { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
-import { rollupTask } from '../../src/store/sqlite/rollup-task.js';
 import { historyReader } from '../../src/store/sqlite/history-reader.js';
-import { HOST_METRICS } from '../../src/protocol/history-metrics.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
-import { metricsWrite } from '../../test/support/metrics-writes.js';
 import { freshSchema } from '../../test/support/postgres.js';
+import { seedBothEngines } from '../pg/seed-both-engines.js';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 8);
 const READS = Number(process.env.BENCH_READS ?? 21);
@@ -61,35 +56,6 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** The same 8 days of one node's reports into both engines, then both rollups until caught up. */
-async function seedHistory(lite: SqliteStore, pgStore: PostgresStore): Promise<void> {
-  const template = metricsWrite(1, FIRST, { deadline: Infinity });
-  const cpu = HOST_METRICS.indexOf('cpu.usage_ratio');
-  const liteEngine = new MetricsEngine(lite.raw, () => 0);
-  const pgEngine = new PgMetricsEngine(pgStore.pool, () => 0, pgStore.partitions);
-  let batch: MetricsWrite[] = [];
-  const flush = async () => {
-    liteEngine.commitBatch(batch);
-    await pgEngine.commitBatch(batch);
-    batch = [];
-  };
-  for (let at = FIRST, i = 0; at < END; at += 3000, i++) {
-    const host = [...template.host];
-    host[cpu] = Math.round(5000 + 4000 * Math.sin(i / 97)) / 10_000;
-    batch.push({ ...template, receivedAt: at, host });
-    if (batch.length === 5000) await flush();
-  }
-  await flush();
-  for (;;) {
-    const gen = rollupTask(lite.raw, ROLLUP_AT);
-    let r = gen.next();
-    while (!r.done) r = gen.next();
-    const p = await postgresRollup(pgStore.pool, ROLLUP_AT);
-    if (r.value.buckets === 0 && p.buckets === 0) break;
-  }
-  await pgStore.pool.query('ANALYZE');
-}
 
 interface Side {
   repo: HistoryRepo;
@@ -219,7 +185,8 @@ async function run(): Promise<void> {
       await pgStore.pool.query(sql);
     }
     await pgStore.pool.query(`SELECT setval('nodes_id_seq', ${FRONT_NODES + 2})`).catch(() => {});
-    await seedHistory(lite, pgStore);
+    // The same 8 days of one node's reports into both engines, both rolled up.
+    await seedBothEngines(lite, pgStore, FIRST, END, ROLLUP_AT);
     // The seeding writes carry no rendered view; node 1's current state comes from a real report.
     lite.raw.prepare('DELETE FROM node_current WHERE node_id = 1').run();
     await pgStore.pool.query('DELETE FROM node_current WHERE node_id = 1');
