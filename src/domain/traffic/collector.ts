@@ -71,7 +71,8 @@ export class TrafficCollector {
   private readonly names = new IfaceNames();
   private queue = new CounterQueue(this.names);
   private draining: Draining | undefined;
-  private dropped = 0;
+  /** Reports whose counters the full queue refused since the last flush. */
+  private refused = 0;
   private cursors: Map<string, TrafficIfaceRow> | undefined;
   /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -101,7 +102,7 @@ export class TrafficCollector {
   enqueue(report: QueuedReport): void {
     if (report.ifaces.length === 0) return;
     if (this.queue.length + report.ifaces.length > this.limits.queueLimit) {
-      this.dropped++;
+      this.refused++;
       return;
     }
     for (const i of report.ifaces) {
@@ -293,9 +294,10 @@ export class TrafficCollector {
   }
 
   private async flushNow(): Promise<number> {
-    if (this.dropped > 0) {
-      this.log.warn({ dropped: this.dropped }, 'traffic queue overflowed; samples dropped');
-      this.dropped = 0;
+    if (this.refused > 0) {
+      // No byte is lost: the next stored sample's pair spans the refused ones.
+      this.log.warn({ reports: this.refused }, 'traffic queue full; newer counters refused');
+      this.refused = 0;
     }
     // A queue left half stored by a failed run first, then what was queued when the flush
     // began: reports arriving meanwhile wait for the next one, so a flush ends under load.
