@@ -20,7 +20,7 @@ export interface QueuedReport {
 
 /**
  * Samples (one per interface of a report) queued beyond this many are refused with a warning:
- * a stalled database must not grow the queue without bound. About 72 MB. Counters are
+ * a stalled database must not grow the queue without bound. About 80 MB. Counters are
  * cumulative, so the next stored sample still counts the bytes of the refused ones.
  */
 export const QUEUE_LIMIT = 2_000_000;
@@ -33,7 +33,7 @@ export const QUEUE_LIMIT = 2_000_000;
 export const FLUSH_CHUNK = 4096;
 
 /**
- * A queue this long (36 bytes a sample, about 36 MB) is flushed without waiting for the job. It
+ * A queue this long (40 bytes a sample, about 40 MB) is flushed without waiting for the job. It
  * bounds memory only: at 3,000 reports/s of three interfaces it is reached after 111 s, so it
  * does not defeat a flush interval of a minute.
  */

@@ -12,66 +12,108 @@ import type { QueuedSample } from './counter-queue.js';
 
 export const ifaceKey = (nodeId: number, iface: string) => `${nodeId}\u0000${iface}`;
 
+/** Folds a Lite part into an accumulator of the same cycle, in place. */
+function foldLite(into: LiteUsage, part: LiteUsage): void {
+  into.inBytes += part.inBytes;
+  into.outBytes += part.outBytes;
+  into.sampleCount += part.sampleCount;
+  into.gapCount += part.gapCount;
+  into.resetCount += part.resetCount;
+  into.peakIn = Math.max(into.peakIn, part.peakIn);
+  into.peakOut = Math.max(into.peakOut, part.peakOut);
+  into.peakTotal = Math.max(into.peakTotal, part.peakTotal);
+  into.coveredFrom = Math.min(into.coveredFrom, part.coveredFrom);
+  into.coveredUntil = Math.max(into.coveredUntil, part.coveredUntil);
+}
+
+/** Samples of one node (consecutive in a chunk) by interface, each in arrival order. */
+function byIface(samples: readonly QueuedSample[], from: number, to: number) {
+  const out = new Map<string, QueuedSample[]>();
+  for (let i = from; i < to; i++) {
+    const s = samples[i] as QueuedSample;
+    const list = out.get(s.iface);
+    if (list) list.push(s);
+    else out.set(s.iface, [s]);
+  }
+  return out;
+}
+
 /**
- * The rows one chunk of samples adds: each sample as a counter, and each pair (the interface's
- * last sample, this one) as 5-minute fact parts and Lite parts. A sample not after the
- * interface's last one is skipped. `cursors` (each interface's last sample) moves along;
- * samples of a node without an entry in `windows` (deleted) are skipped.
+ * The rows one chunk of samples (grouped by node) adds: each sample as a counter, and each
+ * pair (the interface's last sample, this one) as 5-minute fact parts and Lite parts. A sample
+ * not after the interface's last one is skipped. `cursors` (each interface's last sample) moves
+ * along; samples of a node without an entry in `windows` (deleted) are skipped. One interface
+ * at a time, so its buckets and cycles are keyed by number (half a million samples a minute).
  */
 export function pairBatch(
   samples: readonly QueuedSample[],
   cursors: Map<string, TrafficIfaceRow>,
   windows: ReadonlyMap<number, (at: number) => CycleWindow>,
 ): TrafficBatch {
-  const counters: TrafficBatch['counters'] = [];
-  const facts = new Map<string, TrafficFactRow & { nodeId: number; iface: string }>();
-  const usage = new Map<string, TrafficUsageRow & { nodeId: number; iface: string }>();
-  const touched = new Map<string, TrafficIfaceRow>();
-  for (const s of samples) {
-    const windowOf = windows.get(s.nodeId);
-    if (!windowOf) continue;
-    const k = ifaceKey(s.nodeId, s.iface);
-    const prev = cursors.get(k);
-    if (prev && s.at <= prev.lastAt) continue;
-    counters.push(s);
-    const next: CounterSample = { at: s.at, rx: s.rx, tx: s.tx };
-    if (prev) {
-      const p: CounterSample = { at: prev.lastAt, rx: prev.lastRx, tx: prev.lastTx };
-      for (const part of pairParts(p, next)) {
-        const fk = `${k}\u0000${part.bucket}`;
-        const f = facts.get(fk);
-        if (f) addFact(f, part);
-        else facts.set(fk, { ...part, nodeId: s.nodeId, iface: s.iface });
-      }
-      for (const part of litePairParts(p, next, windowOf)) {
-        const uk = `${k}\u0000${part.cycleStart}`;
-        const merged = addLite(usage.get(uk), part);
-        usage.set(uk, {
-          ...merged,
-          cycleStart: part.cycleStart,
-          cycleEnd: part.cycleEnd,
-          nodeId: s.nodeId,
-          iface: s.iface,
-        });
+  const batch: TrafficBatch = { counters: [], ifaces: [], facts: [], usage: [] };
+  for (let from = 0; from < samples.length;) {
+    const nodeId = (samples[from] as QueuedSample).nodeId;
+    let to = from + 1;
+    while (to < samples.length && (samples[to] as QueuedSample).nodeId === nodeId) to++;
+    const windowOf = windows.get(nodeId);
+    if (windowOf) {
+      for (const [iface, list] of byIface(samples, from, to)) {
+        pairIface(batch, cursors, nodeId, iface, list, windowOf);
       }
     }
-    const row: TrafficIfaceRow = {
-      nodeId: s.nodeId,
-      iface: s.iface,
-      firstAt: prev?.firstAt ?? s.at,
-      lastAt: s.at,
-      lastRx: s.rx,
-      lastTx: s.tx,
-    };
-    cursors.set(k, row);
-    touched.set(k, row);
+    from = to;
   }
-  return {
-    counters,
-    ifaces: [...touched.values()],
-    facts: [...facts.values()],
-    usage: [...usage.values()],
+  return batch;
+}
+
+function pairIface(
+  batch: TrafficBatch,
+  cursors: Map<string, TrafficIfaceRow>,
+  nodeId: number,
+  iface: string,
+  list: readonly QueuedSample[],
+  windowOf: (at: number) => CycleWindow,
+): void {
+  const k = ifaceKey(nodeId, iface);
+  const first = cursors.get(k);
+  let prev: CounterSample | undefined = first && {
+    at: first.lastAt,
+    rx: first.lastRx,
+    tx: first.lastTx,
   };
+  const facts = new Map<number, TrafficFactRow & { nodeId: number; iface: string }>();
+  const usage = new Map<number, TrafficUsageRow & { nodeId: number; iface: string }>();
+  for (const s of list) {
+    if (prev && s.at <= prev.at) continue;
+    batch.counters.push(s);
+    const next: CounterSample = { at: s.at, rx: s.rx, tx: s.tx };
+    if (prev) {
+      for (const part of pairParts(prev, next)) {
+        const f = facts.get(part.bucket);
+        if (f) addFact(f, part);
+        else facts.set(part.bucket, Object.assign(part, { nodeId, iface }));
+      }
+      for (const part of litePairParts(prev, next, windowOf)) {
+        const u = usage.get(part.cycleStart);
+        if (u) foldLite(u, part);
+        else usage.set(part.cycleStart, Object.assign(part, { nodeId, iface }));
+      }
+    }
+    prev = next;
+  }
+  if (!prev || (first && prev.at === first.lastAt)) return; // nothing new
+  const row: TrafficIfaceRow = {
+    nodeId,
+    iface,
+    firstAt: first?.firstAt ?? (list[0] as QueuedSample).at,
+    lastAt: prev.at,
+    lastRx: prev.rx,
+    lastTx: prev.tx,
+  };
+  cursors.set(k, row);
+  batch.ifaces.push(row);
+  for (const f of facts.values()) batch.facts.push(f);
+  for (const u of usage.values()) batch.usage.push(u);
 }
 
 /** The pairs a flush would form from `prev` and the queued `samples` of one interface. */
