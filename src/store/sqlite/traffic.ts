@@ -97,10 +97,12 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (node_id, iface, cycle_start) DO UPDATE SET
        cycle_end = excluded.cycle_end, stats_json = excluded.stats_json, sealed = excluded.sealed`,
   );
+  // By interface through the primary key: counters have no time index (migration 0015).
   const pruneCounters = db.prepare(
-    `DELETE FROM traffic_counter WHERE (node_id, iface, received_at) IN
-       (SELECT node_id, iface, received_at FROM traffic_counter WHERE received_at < ? LIMIT ?)`,
+    'DELETE FROM traffic_counter WHERE node_id = ? AND iface = ? AND received_at < ?',
   );
+  /** Where the next prune call resumes in the list of interfaces (see prune). */
+  let pruneFrom = 0;
   const pruneFacts = db.prepare(
     `DELETE FROM traffic_5m WHERE (node_id, iface, bucket) IN
        (SELECT node_id, iface, bucket FROM traffic_5m WHERE bucket < ? LIMIT ?)`,
@@ -248,7 +250,17 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       putSnapshot.run(nodeId, r.iface, r.cycleStart, r.cycleEnd, r.statsJson, r.sealed ? 1 : 0);
     },
     async prune(cutoff, limit) {
-      return pruneCounters.run(cutoff, limit).changes + pruneFacts.run(cutoff, limit).changes;
+      // Interface after interface until `limit` counters went, resuming there on the next call
+      // (the caller repeats while a call reaches the limit); a call that ends the list starts
+      // it again next time.
+      const ifaces = allIfaces.all() as IfaceDb[];
+      let counters = 0;
+      while (pruneFrom < ifaces.length && counters < limit) {
+        const i = ifaces[pruneFrom++] as IfaceDb;
+        counters += pruneCounters.run(i.node_id, i.iface, cutoff).changes;
+      }
+      if (pruneFrom >= ifaces.length) pruneFrom = 0;
+      return counters + pruneFacts.run(cutoff, limit).changes;
     },
   };
 }
