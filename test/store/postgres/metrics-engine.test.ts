@@ -42,11 +42,47 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
       )
     )[0];
 
-  it('with several instances, rewrites the stored projection with every current report', async () => {
+  const live = async (nodeId: number) =>
+    (
+      await q<{ received_at: number; runtime_json: string }>(
+        'SELECT received_at, runtime_json FROM node_live WHERE node_id = $1',
+        nodeId,
+      )
+    )[0];
+
+  it('with several instances, writes every current report to node_live; node_current keeps its cadence', async () => {
     const shared = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
     await shared.commitBatch([metricsWrite(1, T0)]);
-    await shared.commitBatch([metricsWrite(1, T0 + 3000, { seq: 1 })]);
-    expect(await current(1)).toMatchObject({ received_at: T0 + 3000, first_received_at: T0 });
+    await shared.commitBatch([
+      metricsWrite(1, T0 + 3000, { seq: 1 }),
+      metricsWrite(1, T0 + 6000, { seq: 2 }),
+    ]);
+    expect(await current(1)).toMatchObject({ received_at: T0, first_received_at: T0 });
+    const row = await live(1);
+    expect(row?.received_at).toBe(T0 + 6000);
+    expect(JSON.parse(row!.runtime_json)).toEqual({ receivedAt: T0 + 6000, seq: 2 });
+    // A report older than the live one (another instance's, late) stays history only.
+    expect(await shared.commitBatch([metricsWrite(1, T0 + 4000)])).toEqual(['history']);
+    expect((await live(1))?.received_at).toBe(T0 + 6000);
+    await shared.commitBatch([metricsWrite(1, T0 + checkpointDelay(1), { seq: 3 })]);
+    expect(await current(1)).toMatchObject({ received_at: T0 + checkpointDelay(1) });
+    expect((await live(1))?.received_at).toBe(T0 + checkpointDelay(1));
+  });
+
+  it('a single instance writes nothing to node_live', async () => {
+    await engine.commitBatch([metricsWrite(1, T0), metricsWrite(1, T0 + 3000)]);
+    expect(await live(1)).toBeUndefined();
+  });
+
+  it('an instance that first sees a node orders its reports after the live one of another instance', async () => {
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    await a.commitBatch([metricsWrite(1, T0)]);
+    await a.commitBatch([metricsWrite(1, T0 + 6000, { seq: 1 })]);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    expect(await b.commitBatch([metricsWrite(1, T0 + 3000)])).toEqual(['history']);
+    // b's cadence runs from node_current's rewrite (T0), not from the live report.
+    await b.commitBatch([metricsWrite(1, T0 + checkpointDelay(1), { seq: 2 })]);
+    expect(await current(1)).toMatchObject({ received_at: T0 + checkpointDelay(1) });
   });
 
   it('stores one raw row per report; the stored projection is rewritten once it is 30+ s old', async () => {

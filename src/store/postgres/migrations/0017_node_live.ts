@@ -1,0 +1,28 @@
+/**
+ * The live current projection of instances sharing one database (issue 23): `node_live` holds
+ * each node's latest current report (the node_current columns the front view is rendered
+ * from), rewritten with every current report so another instance told of it by NOTIFY reads
+ * it within the 1 s freshness target; `node_current` keeps SQLite's 30-45 s rewrite cadence and
+ * stays the durable projection.
+ *
+ * UNLOGGED: these rewrites (one per report, thousands a second) write no WAL, and their pages
+ * are not flushed by checkpoints. After a PostgreSQL crash (or on a promoted standby) the table
+ * starts empty and readers fall back to node_current, at most 45 s older, until the next
+ * report of each node (docs/postgresql.md "Between instances"). The fill factor leaves room on
+ * each page for a row's next version, so rewrites are HOT updates (no index insert) and the
+ * dead versions are reclaimed on the page without waiting for vacuum.
+ *
+ * No SQLite twin table: one SQLite process keeps its live projection in memory; the id exists
+ * on both engines so they name the same schema state (as 0013 on PostgreSQL).
+ */
+export const up: readonly string[] = [
+  `CREATE UNLOGGED TABLE node_live (
+    node_id bigint PRIMARY KEY,
+    received_at bigint NOT NULL,
+    reported_at bigint NOT NULL,
+    runtime_json text NOT NULL,
+    smart_json text,
+    thermal_json text,
+    pressure_json text
+  ) WITH (fillfactor = 70)`,
+];
