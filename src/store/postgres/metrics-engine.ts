@@ -5,7 +5,7 @@ import type {
   MetricsWrite,
   MetricsWriteOutcome,
 } from '../ports.js';
-import { checkpointDelay } from '../sqlite/metrics-engine.js';
+import { checkpointDelay, CURRENT_CHECKPOINT_MS } from '../sqlite/metrics-engine.js';
 import {
   HOST_COLUMNS,
   HOST_SCALES,
@@ -190,7 +190,11 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     }
     if (lives.size > 0) await this.upsertLive(client, lives);
     if (upserts.size > 0) {
-      // In node order, like every multi-row write here: concurrent instances lock alike.
+      // In node order, like every multi-row write here: concurrent instances lock alike. A
+      // row another instance rewrote less than 30 s ago is left as it is: with several
+      // instances node_current is still rewritten about once per 30-45 s, not once per
+      // instance (node_live carries the latest report meanwhile). Older reports never
+      // replace newer ones either way.
       const rows = [...upserts.values()].sort((a, b) => a.e.nodeId - b.e.nodeId);
       await client.query(
         `INSERT INTO node_current AS c (node_id, received_at, reported_at, first_received_at,
@@ -201,7 +205,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
            received_at = excluded.received_at, reported_at = excluded.reported_at,
            runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
            thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
-         WHERE excluded.received_at >= c.received_at`,
+         WHERE excluded.received_at - c.received_at >= ${CURRENT_CHECKPOINT_MS}`,
         [
           rows.map((r) => r.e.nodeId),
           rows.map((r) => r.e.receivedAt),

@@ -8,9 +8,15 @@
  * UNLOGGED: these rewrites (one per report, thousands a second) write no WAL, and their pages
  * are not flushed by checkpoints. After a PostgreSQL crash (or on a promoted standby) the table
  * starts empty and readers fall back to node_current, at most 45 s older, until the next
- * report of each node (docs/postgresql.md "Between instances"). The fill factor leaves room on
- * each page for a row's next version, so rewrites are HOT updates (no index insert) and the
- * dead versions are reclaimed on the page without waiting for vacuum.
+ * report of each node (docs/postgresql.md "Between instances").
+ *
+ * Storage of the rewritten rows, here and for node_current and metric_devices: a fill factor
+ * leaves room on each page for a row's next version, so a rewrite is a HOT update (no index
+ * entry) and the dead versions are pruned on the page without waiting for vacuum. The JSON
+ * columns are STORAGE MAIN: compressed inside the row (a 4 KB projection becomes about 1.5 KB)
+ * instead of moved out to the TOAST table, where every rewrite inserted new TOAST rows and
+ * index entries (measured: 1,262 bytes of growth per report with the default, none with MAIN).
+ * Both apply to rows written from now on.
  *
  * No SQLite twin table: one SQLite process keeps its live projection in memory; the id exists
  * on both engines so they name the same schema state (as 0013 on PostgreSQL).
@@ -24,5 +30,12 @@ export const up: readonly string[] = [
     smart_json text,
     thermal_json text,
     pressure_json text
-  ) WITH (fillfactor = 70)`,
+  ) WITH (fillfactor = 50)`,
+  ...['node_live', 'node_current'].flatMap((table) =>
+    ['runtime_json', 'smart_json', 'thermal_json', 'pressure_json'].map(
+      (col) => `ALTER TABLE ${table} ALTER COLUMN ${col} SET STORAGE MAIN`,
+    ),
+  ),
+  'ALTER TABLE node_current SET (fillfactor = 50)',
+  'ALTER TABLE metric_devices SET (fillfactor = 80)',
 ];
