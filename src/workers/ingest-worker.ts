@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderFacts } from '../domain/front/render.js';
 import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
+import { nameThisThread } from '../platform/thread-names.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { openSqliteConnection } from '../store/sqlite/connection.js';
 import { DEFAULT_SEAL_MS } from '../store/sqlite/history-blocks.js';
@@ -50,6 +51,7 @@ export interface IngestWorkerData {
 }
 
 const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode } = workerData as IngestWorkerData;
+nameThisThread(`ingest-${shard}`);
 // Commits write the WAL without waiting for the disk; groupSync below makes them durable before
 // anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
 const db = openSqliteConnection(path, 'ingest');
