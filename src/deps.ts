@@ -390,7 +390,7 @@ export async function createDeps(
     trafficSettings,
     uptime,
     onlineRate: new OnlineRateService(store.uptime, clock),
-    historyService: new HistoryService(kit.historyReader(), store.nodes, systemSettings, clock),
+    historyService: new HistoryService(kit.historyReader(), front, systemSettings, clock),
     scheduler,
     dataKey,
     nodeSecrets,

@@ -1,12 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../platform/clock.js';
-import type {
-  HistoryAgg,
-  HistoryPoint,
-  HistoryRepo,
-  HistorySource,
-  NodesRepo,
-} from '../../store/ports.js';
+import type { HistoryAgg, HistoryPoint, HistoryRepo, HistorySource } from '../../store/ports.js';
 import type { SystemSettingsService } from '../settings/system-settings.js';
 import { isDeviceMetric, isHostMetric, requiresDevice } from '../../protocol/history-metrics.js';
 
@@ -27,6 +21,17 @@ export const HISTORY_RANGES: Record<string, RangeSpec> = {
   '30d': { windowMs: 30 * 86_400_000, stepMs: 3_600_000, source: '1h' },
 };
 const AGGS: readonly HistoryAgg[] = ['avg', 'max', 'min', 'last'];
+
+/**
+ * Live nodes by id, with their guest visibility (undefined: no live node has that id). The front
+ * state serves it from the node records it keeps in step with admin changes on every instance,
+ * so a read costs no store round trip for the lookup.
+ */
+export interface LiveNodeLookup {
+  ensureNode(
+    nodeId: number,
+  ): { guestVisible: boolean } | undefined | Promise<{ guestVisible: boolean } | undefined>;
+}
 
 export interface HistoryRequest {
   serverId?: string;
@@ -57,7 +62,7 @@ function bad(message: string): never {
 export class HistoryService {
   constructor(
     private readonly history: HistoryRepo,
-    private readonly nodes: NodesRepo,
+    private readonly nodes: LiveNodeLookup,
     private readonly settings: SystemSettingsService,
     private readonly clock: Clock,
   ) {}
@@ -81,8 +86,8 @@ export class HistoryService {
     }
     // Spec §7: 403 is only for guest history switched off as a whole; a node the guest may not
     // see answers like an absent one, so guests cannot probe which hidden ids exist.
-    const node = await this.nodes.get(id);
-    if (!node || (!viewer.admin && !node.isGuestVisible)) throw new AppError('not_found');
+    const node = await this.nodes.ensureNode(id);
+    if (!node || (!viewer.admin && !node.guestVisible)) throw new AppError('not_found');
     const now = this.clock.now();
     const from = Math.floor((now - range.windowMs) / range.stepMs) * range.stepMs;
     const points = await this.history.points({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { agentReport } from '../../support/agent-payloads.js';
@@ -127,6 +127,18 @@ describe('GET /api/metrics/history', () => {
 
   it('answers admins 404 for an unknown node', async () => {
     expect((await get('server_id=9999&metric=cpu.usage_ratio&range=1h')).statusCode).toBe(404);
+  });
+
+  it('finds the node in the front state: a read makes no node-record query to the store', async () => {
+    // On PostgreSQL a record lookup is a round trip (two with its groups) on every read.
+    const lookups = vi.spyOn(t.deps.store.nodes, 'get');
+    try {
+      const res = await get(`server_id=${shown.id}&metric=cpu.usage_ratio&range=30d`);
+      expect(res.statusCode).toBe(200);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('is private by default: guests get 403 forbidden while guest history is disabled', async () => {

@@ -136,6 +136,53 @@ describe.skipIf(!POSTGRES_AVAILABLE)('dash serve: two instances on one PostgreSQ
     expect(onBReport.statusCode).toBe(200);
   });
 
+  it('follows guest visibility and deletion made on A in guest history reads on B', async () => {
+    const admin = await login(a);
+    const json = { 'content-type': 'application/json' };
+    const settings = await a.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/system/settings/',
+      headers: { ...admin, ...json },
+      payload: { history_guest_access_mode: 'by_node' },
+    });
+    expect(settings.statusCode).toBe(204);
+    expect(
+      (await a.app.inject({ method: 'POST', url: '/api/admin/nodes/', headers: admin })).statusCode,
+    ).toBe(204);
+    const listed = await a.app.inject({ method: 'GET', url: '/api/admin/nodes', headers: admin });
+    const node = listed.json<Array<{ id: number }>>().at(-1)!;
+    const guestStatus = async () =>
+      (
+        await b.app.inject({
+          method: 'GET',
+          url: `/api/metrics/history?server_id=${node.id}&metric=cpu.usage_ratio&range=1h`,
+        })
+      ).statusCode;
+    const setVisible = async (visible: boolean) => {
+      const res = await a.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/nodes/${node.id}`,
+        headers: { ...admin, ...json },
+        payload: { is_guest_visible: visible },
+      });
+      expect(res.statusCode).toBe(204);
+    };
+    // B reads the visibility A set: first open, then hidden again (404, like an absent node).
+    await setVisible(true);
+    await within(1000, async () => ((await guestStatus()) === 200 ? true : undefined));
+    await setVisible(false);
+    await within(1000, async () => ((await guestStatus()) === 404 ? true : undefined));
+    await setVisible(true);
+    await within(1000, async () => ((await guestStatus()) === 200 ? true : undefined));
+    const del = await a.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/nodes/${node.id}`,
+      headers: admin,
+    });
+    expect(del.statusCode).toBe(204);
+    await within(1000, async () => ((await guestStatus()) === 404 ? true : undefined));
+  });
+
   it('runs a job turn on one instance only', async () => {
     const spies = [a, b].map((i) => vi.spyOn(i.deps.uptime, 'finalise'));
     const jobs = [a, b].map((i) => i.deps.scheduler.job('uptime-finalize')!);
