@@ -88,6 +88,12 @@ class Writer {
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
+
+  /** Empties it for reuse, keeping the buffer it grew. */
+  reset(): this {
+    this.pos = 0;
+    return this;
+  }
 }
 
 class Reader {
@@ -202,15 +208,20 @@ function decodeInts(r: Reader, m: number, mode: number, out: number[]): void {
 
 // ---- XOR columns -----------------------------------------------------------------------------
 
+const xorCur = new DataView(new ArrayBuffer(8));
+const xorBytes = new Uint8Array(xorCur.buffer);
+const xorPrev = new Uint8Array(8);
+const xorX = new Uint8Array(8);
+
 function encodeXor(w: Writer, vs: readonly number[]): void {
   if (vs.length === 0) return;
-  const cur = new DataView(new ArrayBuffer(8));
-  const prev = new Uint8Array(8);
-  const bytes = new Uint8Array(cur.buffer);
+  const cur = xorCur;
+  const prev = xorPrev;
+  const bytes = xorBytes;
   cur.setFloat64(0, vs[0]!);
   w.bytes(bytes);
   prev.set(bytes);
-  const x = new Uint8Array(8);
+  const x = xorX;
   for (let i = 1; i < vs.length; i++) {
     cur.setFloat64(0, vs[i]!);
     for (let k = 0; k < 8; k++) x[k] = bytes[k]! ^ prev[k]!;
@@ -245,6 +256,13 @@ function decodeXor(r: Reader, m: number, out: number[]): void {
 const isIntValue = (v: number): boolean =>
   Number.isInteger(v) && Math.abs(v) <= INT_LIMIT && !Object.is(v, -0);
 
+/**
+ * The candidate encodings of a column, reused from column to column: a seal encodes every
+ * column of every node (10,000 nodes at a restart), and four fresh writers per column were
+ * most of its time and garbage.
+ */
+const scratch = { delta: new Writer(), dod: new Writer(), xor: new Writer() };
+
 function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
   const present: number[] = [];
   let nulls = false;
@@ -252,30 +270,30 @@ function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
     if (v === null) nulls = true;
     else present.push(v);
   }
-  const w = new Writer();
-  let body: Uint8Array;
+  let body: Writer;
   let mode: number;
   if (present.every(isIntValue)) {
-    const a = new Writer();
+    const a = scratch.delta.reset();
     encodeInts(a, present, MODE_DELTA);
-    const b = new Writer();
+    const b = scratch.dod.reset();
     encodeInts(b, present, MODE_DOD);
-    [mode, body] = b.pos < a.pos ? [MODE_DOD, b.finish()] : [MODE_DELTA, a.finish()];
+    [mode, body] = b.pos < a.pos ? [MODE_DOD, b] : [MODE_DELTA, a];
   } else {
-    const x = new Writer();
+    const x = scratch.xor.reset();
     encodeXor(x, present);
-    [mode, body] = [MODE_XOR, x.finish()];
+    [mode, body] = [MODE_XOR, x];
   }
-  w.byte(mode | (nulls ? HAS_NULLS : 0));
+  // Flags, the null bitmap, then the body: one allocation of the exact size.
+  const bitmapLength = nulls ? Math.ceil(values.length / 8) : 0;
+  const out = new Uint8Array(1 + bitmapLength + body.pos);
+  out[0] = mode | (nulls ? HAS_NULLS : 0);
   if (nulls) {
-    const bitmap = new Uint8Array(Math.ceil(values.length / 8));
     values.forEach((v, i) => {
-      if (v !== null) bitmap[i >> 3]! |= 1 << (i & 7);
+      if (v !== null) out[1 + (i >> 3)]! |= 1 << (i & 7);
     });
-    w.bytes(bitmap);
   }
-  w.bytes(body);
-  return w.finish();
+  out.set(body.buf.subarray(0, body.pos), 1 + bitmapLength);
+  return out;
 }
 
 function decodeColumn(
