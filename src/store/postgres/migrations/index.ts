@@ -9,6 +9,7 @@ import * as m0011 from './0011_alerts_plus.js';
 import * as m0012 from './0012_cpu_time_history.js';
 import * as m0013 from './0013_history_blocks.js';
 import * as m0014 from './0014_rate_limits.js';
+import * as m0017 from './0017_node_live.js';
 
 /**
  * Ordered PostgreSQL migrations, with the same ids as SQLITE_MIGRATIONS (a test keeps the two
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly strin
   { id: '0012_cpu_time_history', up: m0012.up },
   { id: '0013_history_blocks', up: m0013.up },
   { id: '0014_rate_limits', up: m0014.up },
+  { id: '0017_node_live', up: m0017.up },
 ];
