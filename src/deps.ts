@@ -165,6 +165,19 @@ export async function createDeps(
   const keyPath = join(config.home, 'secrets', 'data.key');
   const dataKey = kit.ephemeral ? DataKey.ephemeral() : DataKey.fromFile(keyPath);
   if (kit.shared) await claimSharedDataKey(store.settings, dataKey, keyPath, clock.now());
+  // The ingest threads as early as they can start (after the checks that stop `dash serve`
+  // with a message, which threads would keep alive): each spends about a second loading and
+  // compiling before it takes reports, in parallel with the rest of this start.
+  const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
+  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
+  const ingestBackend = kit.ingestBackend({
+    log,
+    now: () => clock.now(),
+    staleAfterSec,
+    maxDevicesPerNode: config.nodeMaxDevices,
+    mode: ingestMode,
+    shared: kit.shared !== undefined,
+  });
   const adminPassword = new AdminPassword(store.settings, clock, overrides.passwordCost);
   const auth = new AuthService(
     store.sessions,
@@ -221,16 +234,6 @@ export async function createDeps(
     if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
   });
   const updateOffers: UpdateOffers = nodeUpgrades;
-  const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
-  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
-  const ingestBackend = kit.ingestBackend({
-    log,
-    now: () => clock.now(),
-    staleAfterSec,
-    maxDevicesPerNode: config.nodeMaxDevices,
-    mode: ingestMode,
-    shared: kit.shared !== undefined,
-  });
   const front = new FrontState({
     repo: store.front,
     staleAfterSec,

@@ -40,7 +40,7 @@ export function postgresKit(store: PostgresStore, url: string, schema: string): 
                 log: o.log,
                 now: o.now,
                 staleAfterSec: o.staleAfterSec,
-                // Every current report is stored: serialise its runtime view on the thread.
+                // Every current report goes to node_live: serialise its runtime view on the thread.
                 runtimeAsJson: o.shared === true,
               })
             : undefined,

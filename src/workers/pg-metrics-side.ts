@@ -41,8 +41,9 @@ export interface PgMetricsSideOptions {
   partitions: PartitionGuard;
   maxDevicesPerNode?: number;
   /**
-   * Several instances share the database: node_current is rewritten with every current report
-   * (the other instances' front views re-read it; docs/postgresql.md "Between instances").
+   * Several instances share the database: every current report is also written to the
+   * unlogged node_live (the other instances' front views re-read it; docs/postgresql.md
+   * "Between instances"); node_current keeps its 30-45 s cadence.
    */
   sharedCurrent?: boolean;
   /** Where batches are prepared (pgIngestBackend's option): the calling thread when absent. */

@@ -38,6 +38,12 @@ const PARENTS = ['settings', 'groups', 'nodes', 'alert_events'];
  */
 export const SQLITE_ONLY_TABLES: readonly string[] = ['metrics_blocks', 'metrics_block_days'];
 
+/**
+ * PostgreSQL tables SQLite does not have: the unlogged live projection of instances sharing the
+ * database (0017). Nothing is copied into it: readers fall back to `node_current`.
+ */
+export const POSTGRES_ONLY_TABLES: readonly string[] = ['node_live'];
+
 function migrationIds(db: BetterSqlite3.Database): string[] {
   const has = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")

@@ -121,7 +121,12 @@ export class PgDeviceRegistry {
     }
   }
 
-  /** Writes every noted new or due device in one upsert and learns the ids. */
+  /**
+   * Writes every noted new or due device in one upsert and learns the ids. A due refresh of a
+   * row another instance refreshed less than SEEN_GRANULARITY_MS ago is skipped in the
+   * statement: with several instances a device's row is still rewritten about once a minute,
+   * not once a minute per instance (its id is known already, so nothing needs returning).
+   */
   async flush(db: pg.ClientBase): Promise<void> {
     // Sorted by key: instances upserting overlapping devices take row locks in one order and
     // cannot deadlock each other.
@@ -141,6 +146,8 @@ export class PgDeviceRegistry {
          $6::bigint[], $6::bigint[])
        ON CONFLICT (node_id, kind, name) DO UPDATE SET ref = excluded.ref, alt = excluded.alt,
          last_seen_at = greatest(d.last_seen_at, excluded.last_seen_at)
+       WHERE d.ref <> excluded.ref OR d.alt <> excluded.alt
+         OR excluded.last_seen_at - d.last_seen_at >= ${SEEN_GRANULARITY_MS}
        RETURNING id, node_id, kind, name`,
       [
         rows.map((r) => r.nodeId),
@@ -151,7 +158,27 @@ export class PgDeviceRegistry {
         rows.map((r) => r.entry.lastSeenAt),
       ],
     );
-    for (const r of res.rows) {
+    this.learnIds(res.rows);
+    // A new device another instance registered moments ago was neither inserted nor due.
+    const unknown = rows.filter((r) => r.entry.id === 0);
+    if (unknown.length === 0) return;
+    const found = await db.query<{ id: number; node_id: number; kind: number; name: string }>(
+      `SELECT d.id, d.node_id, d.kind, d.name FROM metric_devices d
+       JOIN unnest($1::bigint[], $2::bigint[], $3::text[]) AS v (node_id, kind, name)
+         ON d.node_id = v.node_id AND d.kind = v.kind AND d.name = v.name`,
+      [
+        unknown.map((r) => r.nodeId),
+        unknown.map((r) => r.entry.kind),
+        unknown.map((r) => r.entry.name),
+      ],
+    );
+    this.learnIds(found.rows);
+  }
+
+  private learnIds(
+    rows: ReadonlyArray<{ id: number; node_id: number; kind: number; name: string }>,
+  ) {
+    for (const r of rows) {
       const entry = this.byNode.get(r.node_id)?.get(keyOf(r.kind, r.name));
       if (!entry) continue;
       const old = entry.id;

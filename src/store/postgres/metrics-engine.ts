@@ -5,7 +5,7 @@ import type {
   MetricsWrite,
   MetricsWriteOutcome,
 } from '../ports.js';
-import { checkpointDelay } from '../sqlite/metrics-engine.js';
+import { checkpointDelay, CURRENT_CHECKPOINT_MS } from '../sqlite/metrics-engine.js';
 import {
   HOST_COLUMNS,
   HOST_SCALES,
@@ -61,7 +61,8 @@ interface RawRow {
  * Commits batches of accepted reports on PostgreSQL with the same rules and outcomes as the
  * SQLite engine (store/sqlite/metrics-engine.ts): one raw history row per report, the current
  * projection by server receive order, rewritten when 30-45 s old; entries past their deadline
- * before COMMIT are left out. A batch is one transaction of a few multi-row statements (raw
+ * before COMMIT are left out. With several instances (`live`) every current report is also
+ * written to the unlogged node_live, which the other instances' front views re-read. A batch is one transaction of a few multi-row statements (raw
  * rows through `unnest` arrays, so a batch of any size is one statement per table), and the
  * promise resolves only after COMMIT returned: with PostgreSQL's default
  * `synchronous_commit = on` the batch is then on disk. Batches run one at a time per engine.
@@ -78,10 +79,11 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     private readonly partitions: PartitionGuard,
     maxDevicesPerNode?: number,
     /**
-     * Rewrite node_current with every current report, not every 30-45 s: several instances
-     * read each other's reports from it (docs/postgresql.md "Between instances").
+     * Also write every current report to the unlogged `node_live` (migration 0017): several
+     * instances read each other's reports from it (docs/postgresql.md "Between instances").
+     * node_current keeps its 30-45 s cadence either way.
      */
-    private readonly currentEveryReport = false,
+    private readonly live = false,
   ) {
     this.devices = new PgDeviceRegistry(maxDevicesPerNode);
   }
@@ -167,6 +169,8 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     );
 
     const upserts = new Map<number, { e: MetricsWrite; first: number }>();
+    /** Each node's latest current report of the batch, for node_live. */
+    const lives = new Map<number, MetricsWrite>();
     for (const e of accepted) {
       const mark = staged.get(e.nodeId) ?? this.marks.get(e.nodeId) ?? null;
       // Spec §4.4 rule 3: an older report (by receive time) stays history only.
@@ -175,11 +179,8 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
         continue;
       }
       let storedAt = mark?.storedAt;
-      if (
-        this.currentEveryReport ||
-        storedAt === undefined ||
-        e.receivedAt - storedAt >= checkpointDelay(e.nodeId)
-      ) {
+      if (this.live) lives.set(e.nodeId, e);
+      if (storedAt === undefined || e.receivedAt - storedAt >= checkpointDelay(e.nodeId)) {
         upserts.set(e.nodeId, { e, first: upserts.get(e.nodeId)?.first ?? e.receivedAt });
         storedAt = e.receivedAt;
       }
@@ -187,8 +188,13 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
       if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) ipChanges.set(e.nodeId, e.ip);
       outcomes.set(e, 'current');
     }
+    if (lives.size > 0) await this.upsertLive(client, lives);
     if (upserts.size > 0) {
-      // In node order, like every multi-row write here: concurrent instances lock alike.
+      // In node order, like every multi-row write here: concurrent instances lock alike. A
+      // row another instance rewrote less than 30 s ago is left as it is: with several
+      // instances node_current is still rewritten about once per 30-45 s, not once per
+      // instance (node_live carries the latest report meanwhile). Older reports never
+      // replace newer ones either way.
       const rows = [...upserts.values()].sort((a, b) => a.e.nodeId - b.e.nodeId);
       await client.query(
         `INSERT INTO node_current AS c (node_id, received_at, reported_at, first_received_at,
@@ -199,7 +205,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
            received_at = excluded.received_at, reported_at = excluded.reported_at,
            runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
            thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
-         WHERE excluded.received_at >= c.received_at`,
+         WHERE excluded.received_at - c.received_at >= ${CURRENT_CHECKPOINT_MS}`,
         [
           rows.map((r) => r.e.nodeId),
           rows.map((r) => r.e.receivedAt),
@@ -223,16 +229,45 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     return outcomes;
   }
 
+  /** Every current report of the batch, the latest per node, into node_live. */
+  private async upsertLive(client: pg.PoolClient, lives: Map<number, MetricsWrite>) {
+    const rows = [...lives.values()].sort((a, b) => a.nodeId - b.nodeId);
+    await client.query(
+      `INSERT INTO node_live AS l (node_id, received_at, reported_at,
+         runtime_json, smart_json, thermal_json, pressure_json)
+       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[],
+         $4::text[], $5::text[], $6::text[], $7::text[])
+       ON CONFLICT (node_id) DO UPDATE SET
+         received_at = excluded.received_at, reported_at = excluded.reported_at,
+         runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
+         thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
+       WHERE excluded.received_at >= l.received_at`,
+      [
+        rows.map((e) => e.nodeId),
+        rows.map((e) => e.receivedAt),
+        rows.map((e) => e.current.reportedAt),
+        rows.map((e) => e.current.runtimeJson ?? JSON.stringify(e.current.runtime)),
+        rows.map((e) => e.current.smartJson),
+        rows.map((e) => e.current.thermalJson),
+        rows.map((e) => e.current.pressureJson),
+      ],
+    );
+  }
+
   private async loadMarks(client: pg.PoolClient, nodeIds: readonly number[]): Promise<void> {
     const missing = nodeIds.filter((id) => !this.marks.has(id));
     if (missing.length === 0) return;
-    const res = await client.query<{ node_id: number; received_at: number }>(
-      'SELECT node_id, received_at FROM node_current WHERE node_id = ANY($1::bigint[])',
+    // The newest report is node_live's when another instance (or this one) wrote it since
+    // node_current's last rewrite; the cadence runs from node_current's.
+    const res = await client.query<{ node_id: number; received_at: number; live_at: number }>(
+      `SELECT c.node_id, c.received_at, greatest(c.received_at, l.received_at) AS live_at
+       FROM node_current c LEFT JOIN node_live l ON l.node_id = c.node_id
+       WHERE c.node_id = ANY($1::bigint[])`,
       [missing],
     );
     for (const id of missing) this.marks.set(id, null);
     for (const r of res.rows) {
-      this.marks.set(r.node_id, { receivedAt: r.received_at, storedAt: r.received_at });
+      this.marks.set(r.node_id, { receivedAt: r.live_at, storedAt: r.received_at });
     }
   }
 

@@ -19,7 +19,7 @@ import { settingsRepo } from '../queries/settings.js';
 import { nodesRepo } from '../queries/nodes.js';
 import { groupsRepo } from '../queries/groups.js';
 import { sessionsRepo } from '../queries/sessions.js';
-import { frontRepo } from '../queries/node-front.js';
+import { postgresFrontRepo } from './front.js';
 import { nodeStaticRepo } from '../queries/node-static.js';
 import { createPool, redactUrl, type PoolOptions } from './pool.js';
 import { migratePostgres } from './migrate.js';
@@ -113,7 +113,7 @@ export async function openPostgresStore(
     trafficAdjustments: postgresTrafficAdjustmentsRepo(pool),
     alerts: postgresAlertsRepo(pool),
     channels: postgresChannelsRepo(pool),
-    front: frontRepo(db),
+    front: postgresFrontRepo(db, pool),
     nodeStatic: nodeStaticRepo(db),
     async ping() {
       await pool.query('SELECT 1');

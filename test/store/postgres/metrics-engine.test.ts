@@ -42,11 +42,95 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
       )
     )[0];
 
-  it('with several instances, rewrites the stored projection with every current report', async () => {
+  const live = async (nodeId: number) =>
+    (
+      await q<{ received_at: number; runtime_json: string }>(
+        'SELECT received_at, runtime_json FROM node_live WHERE node_id = $1',
+        nodeId,
+      )
+    )[0];
+
+  it('with several instances, writes every current report to node_live; node_current keeps its cadence', async () => {
     const shared = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
     await shared.commitBatch([metricsWrite(1, T0)]);
-    await shared.commitBatch([metricsWrite(1, T0 + 3000, { seq: 1 })]);
-    expect(await current(1)).toMatchObject({ received_at: T0 + 3000, first_received_at: T0 });
+    await shared.commitBatch([
+      metricsWrite(1, T0 + 3000, { seq: 1 }),
+      metricsWrite(1, T0 + 6000, { seq: 2 }),
+    ]);
+    expect(await current(1)).toMatchObject({ received_at: T0, first_received_at: T0 });
+    const row = await live(1);
+    expect(row?.received_at).toBe(T0 + 6000);
+    expect(JSON.parse(row!.runtime_json)).toEqual({ receivedAt: T0 + 6000, seq: 2 });
+    // A report older than the live one (another instance's, late) stays history only.
+    expect(await shared.commitBatch([metricsWrite(1, T0 + 4000)])).toEqual(['history']);
+    expect((await live(1))?.received_at).toBe(T0 + 6000);
+    await shared.commitBatch([metricsWrite(1, T0 + checkpointDelay(1), { seq: 3 })]);
+    expect(await current(1)).toMatchObject({ received_at: T0 + checkpointDelay(1) });
+    expect((await live(1))?.received_at).toBe(T0 + checkpointDelay(1));
+  });
+
+  it('with several instances, node_current is rewritten once per cadence, not once per instance', async () => {
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const d = checkpointDelay(1);
+    await b.commitBatch([metricsWrite(1, T0)]);
+    await a.commitBatch([metricsWrite(1, T0 + 3000)]);
+    await a.commitBatch([metricsWrite(1, T0 + d)]);
+    expect((await current(1))?.received_at).toBe(T0 + d);
+    // b last rewrote it at T0, so its own cadence says due; a did 3 s ago: left as it is.
+    expect(await b.commitBatch([metricsWrite(1, T0 + d + 3000)])).toEqual(['current']);
+    expect((await current(1))?.received_at).toBe(T0 + d);
+    expect((await live(1))?.received_at).toBe(T0 + d + 3000);
+  });
+
+  it('with several instances, a device row is refreshed once per minute, not once per instance', async () => {
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    await a.commitBatch([metricsWrite(1, T0)]);
+    await b.commitBatch([metricsWrite(1, T0 + 3000)]);
+    await a.commitBatch([metricsWrite(1, T0 + 60_000)]);
+    await b.commitBatch([metricsWrite(1, T0 + 63_000)]);
+    const seen = await q<{ last_seen_at: number }>(
+      'SELECT DISTINCT last_seen_at FROM metric_devices WHERE node_id = 1',
+    );
+    expect(seen).toEqual([{ last_seen_at: T0 + 60_000 }]);
+    // b counts its skipped refresh as done: its next is due a minute after it.
+    await b.commitBatch([metricsWrite(1, T0 + 123_000)]);
+    expect(await q('SELECT DISTINCT last_seen_at FROM metric_devices WHERE node_id = 1')).toEqual([
+      { last_seen_at: T0 + 123_000 },
+    ]);
+  });
+
+  it('learns the ids of new devices another instance registered a moment earlier', async () => {
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const client = await store.pool.connect();
+    await b.devices.load(client, [1]); // b knows node 1 with no devices yet
+    client.release();
+    await a.commitBatch([metricsWrite(1, T0)]);
+    expect(await b.commitBatch([metricsWrite(1, T0 + 1000)])).toEqual(['current']);
+    const ids = new Set<number>();
+    const rows = await q<{ devices: Uint8Array }>('SELECT devices FROM metrics_raw');
+    for (const r of rows) decodeDevices(r.devices, (_kind, id) => ids.add(id));
+    const dict = await q<{ id: number }>('SELECT id FROM metric_devices WHERE node_id = 1');
+    expect([...ids].sort()).toEqual(dict.map((x) => x.id).sort());
+    expect(dict).toHaveLength(12);
+  });
+
+  it('a single instance writes nothing to node_live', async () => {
+    await engine.commitBatch([metricsWrite(1, T0), metricsWrite(1, T0 + 3000)]);
+    expect(await live(1)).toBeUndefined();
+  });
+
+  it('an instance that first sees a node orders its reports after the live one of another instance', async () => {
+    const a = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    await a.commitBatch([metricsWrite(1, T0)]);
+    await a.commitBatch([metricsWrite(1, T0 + 6000, { seq: 1 })]);
+    const b = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    expect(await b.commitBatch([metricsWrite(1, T0 + 3000)])).toEqual(['history']);
+    // b's cadence runs from node_current's rewrite (T0), not from the live report.
+    await b.commitBatch([metricsWrite(1, T0 + checkpointDelay(1), { seq: 2 })]);
+    expect(await current(1)).toMatchObject({ received_at: T0 + checkpointDelay(1) });
   });
 
   it('stores one raw row per report; the stored projection is rewritten once it is 30+ s old', async () => {

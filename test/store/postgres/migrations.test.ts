@@ -4,7 +4,10 @@ import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrations/index.js
 import { POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations/index.js';
 import { migratePostgres } from '../../../src/store/postgres/migrate.js';
 import { createPool } from '../../../src/store/postgres/pool.js';
-import { SQLITE_ONLY_TABLES } from '../../../src/store/postgres/copy-from-sqlite.js';
+import {
+  POSTGRES_ONLY_TABLES,
+  SQLITE_ONLY_TABLES,
+} from '../../../src/store/postgres/copy-from-sqlite.js';
 import {
   dropPartitionsBefore,
   ensurePartitions,
@@ -62,7 +65,8 @@ describe.skipIf(unavailable !== undefined)('PostgreSQL migrations', () => {
         pg.set(r.table_name, [...(pg.get(r.table_name) ?? []), r.column_name]);
 
       // SQLite with exactly the migrations PostgreSQL has, less the tables only SQLite keeps
-      // (history blocks: PostgreSQL holds every point as a row of metrics_raw).
+      // (history blocks: PostgreSQL holds every point as a row of metrics_raw) and those only
+      // PostgreSQL keeps (the live projection shared between instances).
       const lite = new BetterSqlite3(':memory:');
       const wanted = new Set(POSTGRES_MIGRATIONS.map((m) => m.id));
       for (const m of SQLITE_MIGRATIONS) if (wanted.has(m.id)) for (const s of m.up) lite.exec(s);
@@ -76,9 +80,12 @@ describe.skipIf(unavailable !== undefined)('PostgreSQL migrations', () => {
         .map((r) => r.name)
         .filter((t) => !SQLITE_ONLY_TABLES.includes(t));
       expect(SQLITE_ONLY_TABLES.filter((t) => pg.has(t))).toEqual([]);
-      expect([...pg.keys()].filter((t) => t !== 'schema_migrations').sort()).toEqual(
-        liteTables.sort(),
-      );
+      expect(POSTGRES_ONLY_TABLES.filter((t) => !pg.has(t))).toEqual([]);
+      expect(
+        [...pg.keys()]
+          .filter((t) => t !== 'schema_migrations' && !POSTGRES_ONLY_TABLES.includes(t))
+          .sort(),
+      ).toEqual(liteTables.sort());
       for (const table of liteTables) {
         const cols = (
           lite.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>
