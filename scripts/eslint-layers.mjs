@@ -15,7 +15,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 export const LAYERS = {
   platform: { may: [] },
   errors: { may: [] },
-  'version.ts': { may: [] },
+  // platform/package-root.ts: where package.json is, from src/ as from the bundle in dist/.
+  'version.ts': { may: ['platform'] },
   protocol: { may: ['errors'] },
   config: { may: ['platform'] },
   domain: { may: ['platform', 'errors', 'protocol', 'store/ports'] },

@@ -44,7 +44,7 @@ import { metricsRetentionJob } from './jobs/metrics-retention.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
 import { metricsExpositionJob } from './jobs/metrics-exposition.js';
 import { createTraffic, type Traffic } from './domain/traffic/traffic-module.js';
-import { trafficCollectJob } from './jobs/traffic-collect.js';
+import { flushIntervalOf, trafficCollectJob } from './jobs/traffic-collect.js';
 import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
 import { AlertsService } from './domain/alerts/service.js';
 import { alertsOfflineJob } from './jobs/alerts-offline.js';
@@ -165,6 +165,19 @@ export async function createDeps(
   const keyPath = join(config.home, 'secrets', 'data.key');
   const dataKey = kit.ephemeral ? DataKey.ephemeral() : DataKey.fromFile(keyPath);
   if (kit.shared) await claimSharedDataKey(store.settings, dataKey, keyPath, clock.now());
+  // The ingest threads as early as they can start (after the checks that stop `dash serve`
+  // with a message, which threads would keep alive): each spends about a second loading and
+  // compiling before it takes reports, in parallel with the rest of this start.
+  const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
+  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
+  const ingestBackend = kit.ingestBackend({
+    log,
+    now: () => clock.now(),
+    staleAfterSec,
+    maxDevicesPerNode: config.nodeMaxDevices,
+    mode: ingestMode,
+    shared: kit.shared !== undefined,
+  });
   const adminPassword = new AdminPassword(store.settings, clock, overrides.passwordCost);
   const auth = new AuthService(
     store.sessions,
@@ -221,16 +234,6 @@ export async function createDeps(
     if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
   });
   const updateOffers: UpdateOffers = nodeUpgrades;
-  const staleAfterSec = Math.ceil(config.nodeOfflineThresholdMs / 1000);
-  const ingestMode = overrides.ingestMode ?? (kit.ephemeral ? 'inline' : 'worker');
-  const ingestBackend = kit.ingestBackend({
-    log,
-    now: () => clock.now(),
-    staleAfterSec,
-    maxDevicesPerNode: config.nodeMaxDevices,
-    mode: ingestMode,
-    shared: kit.shared !== undefined,
-  });
   const front = new FrontState({
     repo: store.front,
     staleAfterSec,
@@ -300,7 +303,7 @@ export async function createDeps(
         ? (batch) => ingestBackend.applyTraffic!(batch)
         : undefined,
   });
-  scheduler.add(trafficCollectJob(traffic.collector));
+  scheduler.add(trafficCollectJob(traffic.collector, flushIntervalOf(config)));
   scheduler.add(once(trafficMaintenanceJob((now) => traffic.maintain(now))));
   const mtproto = overrides.mtproto ?? lazyGramjsGateway();
   const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });

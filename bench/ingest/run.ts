@@ -410,7 +410,7 @@ async function main(): Promise<void> {
       console.log(
         `startup: cold (no reports yet) ${fmt(coldStart, 2)} s to the API; restart with ${NODES} nodes ` +
           `${fmt(restart.api, 2)} s to the API, ${fmt(restart.ingest, 2)} s to a stored report ` +
-          `(CPU ${fmt(restart.cpu, 2)} s, all threads; load average ${load1()})`,
+          `(CPU ${fmt(restart.cpu, 2)} s all threads, ${fmt(restart.mainCpu, 2)} s the HTTP thread; load average ${load1()})`,
       );
       figures.startupSeconds = restart.ingest;
     }

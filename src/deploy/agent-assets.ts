@@ -8,20 +8,13 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { agentBinaryProblem } from './agent-binaries.js';
 import { AGENT_TARGETS, type AgentTarget } from './agent-targets.js';
 import { DigestCache } from './digest-cache.js';
 
 /** Where scripts/build-agent-binaries.ts leaves the standalone agents (`make agents`, `make run`). */
-export const DEFAULT_AGENT_BIN_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'dist',
-  'agent',
-  'bin',
-);
+export const DEFAULT_AGENT_BIN_DIR = join(PACKAGE_ROOT, 'dist', 'agent', 'bin');
 
 /** Deploy assets the standalone agents are published as, relative to $DASH_HOME/deploy. */
 export const AGENT_ASSET_PATHS = AGENT_TARGETS.map((t) => t.asset);

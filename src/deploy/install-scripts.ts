@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 import { publicEndpoint } from '../domain/nodes/deploy-info.js';
 import type { AgentPlatform } from '../domain/nodes/platform.js';
 
-const TEMPLATE_DIR = new URL('../../templates/deploy/', import.meta.url);
+const TEMPLATE_DIR = join(PACKAGE_ROOT, 'templates', 'deploy');
 const templates = new Map<string, string>();
 
 function template(name: string): string {
   let text = templates.get(name);
   if (text === undefined) {
-    text = readFileSync(new URL(name, TEMPLATE_DIR), 'utf8');
+    text = readFileSync(join(TEMPLATE_DIR, name), 'utf8');
     templates.set(name, text);
   }
   return text;

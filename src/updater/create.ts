@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../platform/package-root.js';
 import type { UpdateConfig } from '../config/schema.js';
 import { directoryFeed, httpFeed, isHttpFeed, type ReleaseFeed } from './feed.js';
 import { loadPublicKey } from './manifest.js';
 
-/** Package root of the running code (dist/updater/.. or src/updater/..). */
-export const RUNNING_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** Package root of the running code. */
+export const RUNNING_ROOT = resolve(PACKAGE_ROOT);
 
 export function defaultPublicKeyFile(home: string): string {
   return join(home, 'config', 'update-signing.pub.pem');

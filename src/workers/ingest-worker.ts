@@ -16,6 +16,7 @@ import {
   sealedBoundary,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
+import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
 
 /**
@@ -102,6 +103,8 @@ const groupSync = (() => {
   let fd: number | undefined;
   let syncing = false;
   let waiting: Answer[] = [];
+  /** The packed view bodies of the waiting answers (packViews), transferred with them. */
+  let buffers: ArrayBuffer[] = [];
   let walDirty = false;
   const idle: Array<() => void> = [];
   const quiet: Array<() => void> = [];
@@ -114,8 +117,10 @@ const groupSync = (() => {
   };
   const start = (): void => {
     const answers = waiting;
+    const transfer = buffers;
     const wal = walDirty;
     waiting = [];
+    buffers = [];
     walDirty = false;
     syncing = true;
     let pending = wal ? 2 : 1;
@@ -124,11 +129,14 @@ const groupSync = (() => {
       failure ??= err;
       if (--pending > 0) return;
       syncing = false;
-      port.postMessage({
-        results: failure
-          ? answers.map(({ id }) => ({ id, result: notStored(`sync failed: ${failure!.message}`) }))
-          : answers,
-      } satisfies FromWorker);
+      if (failure) {
+        const message = `sync failed: ${failure.message}`;
+        port.postMessage({
+          results: answers.map(({ id }) => ({ id, result: notStored(message) })),
+        } satisfies FromWorker);
+      } else {
+        port.postMessage({ results: answers } satisfies FromWorker, transfer);
+      }
       // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
       for (const fn of quiet.splice(0)) fn();
       if (waiting.length > 0) start();
@@ -148,8 +156,9 @@ const groupSync = (() => {
     }
   };
   return {
-    after(answers: Answer[], wal: boolean): void {
+    after(answers: Answer[], wal: boolean, packed: ArrayBuffer | undefined): void {
       waiting.push(...answers);
+      if (packed) buffers.push(packed);
       walDirty ||= wal;
       if (!syncing) start();
     },
@@ -271,6 +280,7 @@ port.on('message', (msg: ToWorker) => {
     groupSync.after(
       msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
       committer.sqliteWritten,
+      packViews(results),
     );
   } else if ('facts' in msg) {
     for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Starts one of this folder's worker entries (`name` without extension): the built JS file, or,
+ * Starts one of the worker entries (`name` without extension): the built bundle's entry, which
+ * sits in dist/ beside the chunk holding this code (scripts/build-server.mjs), or,
  * when running from TypeScript sources (dev, tests), a bootstrap that loads it through tsx:
  * loader flags are not inherited by worker threads on Node 20.
  */

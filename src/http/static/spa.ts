@@ -1,13 +1,13 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../platform/package-root.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fileStreamFor } from './file-stream.js';
 
-/** web/dist next to the package root, whether running from src/ (tsx) or dist/ (built). */
+/** web/dist in the package root, whether running from src/ (tsx) or dist/ (built). */
 export function defaultWebRoot(): string {
-  return fileURLToPath(new URL('../../../web/dist', import.meta.url));
+  return join(PACKAGE_ROOT, 'web', 'dist');
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -85,10 +85,29 @@ class Writer {
     this.pos += b.length;
   }
 
+  /** Appends what another writer holds. */
+  append(w: Writer): void {
+    this.bytes(w.buf.subarray(0, w.pos));
+  }
+
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
 }
+
+/**
+ * Scratch writers reused by every block (a seal encodes tens of thousands of columns; a fresh
+ * writer and buffer per column and per candidate mode was a large share of the sealing thread's
+ * allocations). Encoding is synchronous, so one set per thread is enough; each is reset before
+ * use and only its bytes are copied out.
+ */
+const scratch = { a: new Writer(), b: new Writer(), columns: new Writer() };
+const reset = (w: Writer): Writer => {
+  w.pos = 0;
+  // A merge of many blocks may have grown it; do not keep megabytes for the next small block.
+  if (w.buf.length > 1 << 20) w.buf = new Uint8Array(256);
+  return w;
+};
 
 class Reader {
   pos: number;
@@ -245,26 +264,26 @@ function decodeXor(r: Reader, m: number, out: number[]): void {
 const isIntValue = (v: number): boolean =>
   Number.isInteger(v) && Math.abs(v) <= INT_LIMIT && !Object.is(v, -0);
 
-function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
+/** Appends one column (flags, presence bitmap, values) to w. */
+function encodeColumn(w: Writer, values: ReadonlyArray<number | null>): void {
   const present: number[] = [];
   let nulls = false;
   for (const v of values) {
     if (v === null) nulls = true;
     else present.push(v);
   }
-  const w = new Writer();
-  let body: Uint8Array;
+  let body: Writer;
   let mode: number;
   if (present.every(isIntValue)) {
-    const a = new Writer();
+    const a = reset(scratch.a);
     encodeInts(a, present, MODE_DELTA);
-    const b = new Writer();
+    const b = reset(scratch.b);
     encodeInts(b, present, MODE_DOD);
-    [mode, body] = b.pos < a.pos ? [MODE_DOD, b.finish()] : [MODE_DELTA, a.finish()];
+    [mode, body] = b.pos < a.pos ? [MODE_DOD, b] : [MODE_DELTA, a];
   } else {
-    const x = new Writer();
-    encodeXor(x, present);
-    [mode, body] = [MODE_XOR, x.finish()];
+    body = reset(scratch.a);
+    encodeXor(body, present);
+    mode = MODE_XOR;
   }
   w.byte(mode | (nulls ? HAS_NULLS : 0));
   if (nulls) {
@@ -274,8 +293,7 @@ function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
     });
     w.bytes(bitmap);
   }
-  w.bytes(body);
-  return w.finish();
+  w.append(body);
 }
 
 function decodeColumn(
@@ -318,22 +336,26 @@ export function encodeBlock(block: BlockData): Uint8Array {
   const w = new Writer();
   w.byte(BLOCK_VERSION);
   w.varint(n);
-  const tw = new Writer();
+  const tw = reset(scratch.a);
   encodeInts(tw, block.times, MODE_DOD);
   w.varint(tw.pos);
-  w.bytes(tw.finish());
-  const columns = block.series.map((s) => {
+  w.append(tw);
+  // Every column goes into one scratch buffer; the directory needs their lengths first.
+  const columns = reset(scratch.columns);
+  const ends: number[] = [];
+  for (const s of block.series) {
     if (s.values.length !== n) throw new Error('every series needs one value per timestamp');
-    return encodeColumn(s.values);
-  });
+    encodeColumn(columns, s.values);
+    ends.push(columns.pos);
+  }
   w.varint(block.series.length);
   block.series.forEach((s, i) => {
     w.varint(s.key.kind);
     w.varint(s.key.id);
     w.varint(s.key.index);
-    w.varint(columns[i]!.length);
+    w.varint(ends[i]! - (i === 0 ? 0 : ends[i - 1]!));
   });
-  for (const c of columns) w.bytes(c);
+  w.append(columns);
   return w.finish();
 }
 

@@ -121,7 +121,10 @@ export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
     return fn();
   }
 
+  /** Inside batch(): reads share its snapshot and the logs it brought up to date. */
+  let batching = false;
   const snapshot = <T>(fn: () => T): T => {
+    if (batching) return fn();
     for (let attempt = 1; ; attempt++) {
       try {
         return db.inTransaction ? withLogs(fn) : db.transaction(() => withLogs(fn))();
@@ -157,6 +160,23 @@ export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
   }
 
   return {
+    /**
+     * Runs several reads (of many nodes) in one snapshot: the watermarks are read and the logs
+     * refreshed once, not once per read (10,000 nodes' receipts at start: ~0.3 s of the HTTP
+     * thread spent refreshing the same logs).
+     */
+    batch<T>(fn: () => T): T {
+      if (batching) return fn();
+      return snapshot(() => {
+        batching = true;
+        try {
+          return fn();
+        } finally {
+          batching = false;
+        }
+      });
+    },
+
     /** One host series in [from, to), ascending, unscaled. */
     hostSeries(nodeId: number, index: number, from: number, to: number): Point[] {
       const scale = HOST_SCALES[index] ?? 1;

@@ -65,16 +65,18 @@ export function sqliteUptimeRepo(db: BetterSqlite3.Database, logs?: OpenLogs): U
   const pruneDays = db.prepare(
     `DELETE FROM uptime_day WHERE (node_id, day) IN (SELECT node_id, day FROM uptime_day WHERE day < ? LIMIT ?)`,
   );
-  // One read transaction for the whole fleet: a snapshot per node cost ~70 µs each at start.
-  const receiptsSince = db.transaction((since: number) => {
-    const out: Array<{ nodeId: number; receivedAt: number }> = [];
-    for (const nodeId of currentNodes.all() as number[]) {
-      for (const receivedAt of history.times(nodeId, since, Number.MAX_SAFE_INTEGER)) {
-        out.push({ nodeId, receivedAt });
+  // One snapshot for the whole fleet: a read transaction (and log refresh) per node cost
+  // ~70 µs each at start.
+  const receiptsSince = (since: number) =>
+    history.batch(() => {
+      const out: Array<{ nodeId: number; receivedAt: number }> = [];
+      for (const nodeId of currentNodes.all() as number[]) {
+        for (const receivedAt of history.times(nodeId, since, Number.MAX_SAFE_INTEGER)) {
+          out.push({ nodeId, receivedAt });
+        }
       }
-    }
-    return out;
-  });
+      return out;
+    });
   type NodeRow = { id: number; is_guest_visible: number; interval_sec: number };
   const toNode = (r: NodeRow) => ({
     id: r.id,

@@ -8,6 +8,7 @@ import { openSqliteConnection } from '../../../src/store/sqlite/connection.js';
 import { OpenLogFile } from '../../../src/store/sqlite/open-log.js';
 import { OpenLogIndex } from '../../../src/store/sqlite/open-log-index.js';
 import { sealOpenLog } from '../../../src/store/sqlite/open-log-seal.js';
+import { sqliteUptimeRepo } from '../../../src/store/sqlite/uptime.js';
 import { tempHome } from '../../support/build-app.js';
 import { seedNodes } from '../../support/seed-home.js';
 
@@ -75,6 +76,49 @@ describe('history reads with an open-block log', () => {
     log.append([encodeSample({ node: 1, at: T0 + 5, host: host(T0), devices: new Uint8Array() })]);
     const index = new OpenLogIndex(`${dbPath}-open-0`);
     expect(() => historySource(db, { logs: () => [index] }).times(1, 0, END)).toThrow(/rotated/);
+    log.close();
+    index.close();
+    db.close();
+  });
+
+  it('reads many nodes in one snapshot, refreshing the logs once (the receipts at start)', async () => {
+    const home = tempHome();
+    await seedNodes(home, 3);
+    const dbPath = join(home, 'dash.db');
+    const db = openSqliteConnection(dbPath);
+    const log = OpenLogFile.open(`${dbPath}-open-0`, { shard: 0, from: 0 });
+    const insertCurrent = db.prepare(
+      `INSERT INTO node_current (node_id, received_at, reported_at, first_received_at, runtime_json)
+       VALUES (?, ?, ?, ?, '{}')`,
+    );
+    for (const node of [1, 2, 3]) {
+      insertCurrent.run(node, T0 + node, T0 + node, T0 + node);
+      for (const at of [T0 + node, T0 + 3000 + node]) {
+        log.append([encodeSample({ node, at, host: host(at), devices: new Uint8Array() })]);
+      }
+    }
+    log.syncNow();
+    const index = new OpenLogIndex(`${dbPath}-open-0`);
+    let refreshes = 0;
+    const logs = {
+      logs: () => {
+        refreshes++;
+        return [index];
+      },
+    };
+    const receipts = await sqliteUptimeRepo(db, logs).recentReceipts(T0);
+    expect(receipts).toHaveLength(6);
+    expect(receipts.filter((r) => r.nodeId === 2).map((r) => r.receivedAt)).toEqual([
+      T0 + 2,
+      T0 + 3002,
+    ]);
+    expect(refreshes).toBe(1);
+    // Reads in a batch answer as they do alone.
+    const source = historySource(db, logs);
+    const alone = [1, 2, 3].map((n) => source.times(n, 0, END));
+    refreshes = 0;
+    expect(source.batch(() => [1, 2, 3].map((n) => source.times(n, 0, END)))).toEqual(alone);
+    expect(refreshes).toBe(1);
     log.close();
     index.close();
     db.close();
