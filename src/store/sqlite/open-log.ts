@@ -150,6 +150,23 @@ export class OpenLogFile {
     return this.start;
   }
 
+  /** Boundary of a seal in progress: no sample may be stored before it any more. */
+  private sealing = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The earliest time a new sample may have: the file's boundary, or that of the seal in
+   * progress (`sealingTo`). A sample received before a boundary whose node the seal has
+   * already written would otherwise be dropped by the rotation.
+   */
+  get appendFrom(): number {
+    return Math.max(this.start, this.sealing);
+  }
+
+  /** Marks a seal to `boundary` as started, until the rotation to it. */
+  sealingTo(boundary: number): void {
+    this.sealing = Math.max(this.sealing, boundary);
+  }
+
   static open(path: string, fresh: OpenLogHeader): OpenLogFile {
     if (!existsSync(path)) {
       const fd = openSync(path, 'wx+', 0o600);

@@ -109,7 +109,9 @@ export class SealRun {
     private readonly seal: LogSeal,
     private readonly file: OpenLogFile,
     private readonly rotateStepBytes = ROTATE_STEP_BYTES,
-  ) {}
+  ) {
+    file.sealingTo(seal.boundary);
+  }
 
   get boundary(): number {
     return this.seal.boundary;
