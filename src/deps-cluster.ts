@@ -54,6 +54,12 @@ export interface ClusterInputs {
   jobScope?: string;
 }
 
+/** What the cluster asks of traffic collection when leadership changes. */
+interface LedTraffic {
+  resetCursors(): Promise<void>;
+  discardQueued(): Promise<void>;
+}
+
 /**
  * Composition for several Dash instances on one PostgreSQL (docs/postgresql.md "Between
  * instances"): the bus and ClusterSync wired to this instance's hot state, shared rate
@@ -69,7 +75,7 @@ export class Cluster {
   private readonly bus: PgBus;
   private readonly locks: JobLocks;
   private alerts: AlertsService | undefined;
-  private traffic: { resetCursors(): Promise<void> } | undefined;
+  private traffic: LedTraffic | undefined;
   /** Reports of other instances handed to this one's listeners: not published again. */
   private readonly remote = new WeakSet<AcceptedReport>();
 
@@ -112,7 +118,9 @@ export class Cluster {
       ...(i.leaderRetryMs === undefined ? {} : { retryMs: i.leaderRetryMs }),
       onChange: async (leading) => {
         i.log.info({ leading }, 'alert evaluation leadership changed');
-        if (!leading) return;
+        // Samples queued while leading would be stored after the new leader's and counted
+        // twice; counters are cumulative, so dropping them loses no byte.
+        if (!leading) return this.traffic?.discardQueued();
         await this.traffic?.resetCursors();
         await this.alerts?.start(this.known());
       },
@@ -145,7 +153,7 @@ export class Cluster {
   }
 
   /** What the leader restarts when it takes over (built after the cluster, see deps.ts). */
-  attach(led: { alerts: AlertsService; traffic?: { resetCursors(): Promise<void> } }): void {
+  attach(led: { alerts: AlertsService; traffic?: LedTraffic }): void {
     this.alerts = led.alerts;
     this.traffic = led.traffic;
   }

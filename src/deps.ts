@@ -44,7 +44,7 @@ import { metricsRetentionJob } from './jobs/metrics-retention.js';
 import { createTelemetry, type Telemetry } from './telemetry/telemetry.js';
 import { metricsExpositionJob } from './jobs/metrics-exposition.js';
 import { createTraffic, type Traffic } from './domain/traffic/traffic-module.js';
-import { trafficCollectJob } from './jobs/traffic-collect.js';
+import { flushIntervalOf, trafficCollectJob } from './jobs/traffic-collect.js';
 import { trafficMaintenanceJob } from './jobs/traffic-maintenance.js';
 import { AlertsService } from './domain/alerts/service.js';
 import { alertsOfflineJob } from './jobs/alerts-offline.js';
@@ -303,7 +303,7 @@ export async function createDeps(
         ? (batch) => ingestBackend.applyTraffic!(batch)
         : undefined,
   });
-  scheduler.add(trafficCollectJob(traffic.collector));
+  scheduler.add(trafficCollectJob(traffic.collector, flushIntervalOf(config)));
   scheduler.add(once(trafficMaintenanceJob((now) => traffic.maintain(now))));
   const mtproto = overrides.mtproto ?? lazyGramjsGateway();
   const sender = channelSender({ telegramApiBase: config.telegramApiUrl, mtproto });

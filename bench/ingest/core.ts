@@ -9,6 +9,10 @@
  *   npm run bench:ingest-core -- --autocheckpoint 10000   try another wal_autocheckpoint
  *   npm run bench:ingest-core -- --open-log   reports go to the open-block log (one fdatasync
  *     per batch, plus the WAL's when a batch wrote new devices) instead of metrics_raw
+ *   npm run bench:ingest-core -- --open-log --seal   then seals the log as the worker does
+ *     (blocks and every node's newest projection, in short transactions with a batch of reports
+ *     committed between them) and prints how long commits were held; `--seal-step-bytes
+ *     Infinity` seals in one transaction, as before
  *
  * After each batch the WAL is synced as the worker does, and the bytes this process caused to be
  * written to storage (/proc/self/io write_bytes: WAL frames, checkpoints, fsync'd pages) are
@@ -25,10 +29,14 @@ import { createIngestHost } from '../../src/workers/ingest-host.js';
 import { IngestCore } from '../../src/domain/ingest/ingest-core.js';
 import { OpenLogFile } from '../../src/store/sqlite/open-log.js';
 import { OpenLogCommitter } from '../../src/store/sqlite/open-log-committer.js';
+import { planSeal } from '../../src/store/sqlite/open-logs.js';
+import { SEAL_STEP_BYTES } from '../../src/store/sqlite/open-log-seal.js';
+import { DEFAULT_SEAL_MS, SEAL_GRACE_MS } from '../../src/store/sqlite/history-blocks.js';
 import { encodeProjection, encodeSample } from '../../src/store/history-blocks/open-log-record.js';
 import { HOST_COLUMNS } from '../../src/store/sqlite/metrics-codec.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
 import { seedNodes } from '../../test/support/seed-home.js';
+import { threadCpu } from './proc-stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +45,9 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '64' },
     autocheckpoint: { type: 'string' },
     'open-log': { type: 'boolean', default: false },
+    seal: { type: 'boolean', default: false },
+    /** Bytes per seal transaction (default SEAL_STEP_BYTES; "Infinity": one transaction). */
+    'seal-step-bytes': { type: 'string' },
   },
 });
 const NODES = Number(args.nodes);
@@ -125,6 +136,8 @@ try {
 
   walSync();
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const threads0 = threadCpu(process.pid);
   const written0 = writtenBytes();
   let ok = 0;
   let measured = 0;
@@ -137,6 +150,8 @@ try {
     if (!committer || committer.sqliteWritten) walSync();
   }
   const total = (performance.now() - started) * 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpu(process.pid);
   const written = writtenBytes() - written0;
 
   // Stage costs on the same bodies, outside the pipeline.
@@ -155,9 +170,56 @@ try {
 
   console.log(`ingest core: ${NODES} nodes, ${ok}/${measured} reports stored`);
   console.log(`pipeline: ${(total / measured).toFixed(1)} µs/report (batches of ${BATCH})`);
+  // CPU of every thread of this process (V8's GC helpers included): moves less with the load.
+  console.log(
+    `CPU: ${((cpu.user + cpu.system) / measured).toFixed(1)} µs/report (user ${(cpu.user / measured).toFixed(1)}, system ${(cpu.system / measured).toFixed(1)}); by thread ${[
+      ...threads,
+    ]
+      .map(([k, v]) => [k, ((v - (threads0.get(k) ?? 0)) * 1e6) / measured] as const)
+      .filter(([, us]) => us >= 1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, us]) => `${k.split(' ')[1]} ${us.toFixed(0)}`)
+      .join(', ')} (the others: V8's GC and compiler helpers)`,
+  );
   console.log(
     `disk writes: ${(written / Math.max(1, ok) / 1024).toFixed(2)} KiB/report (${log ? 'open-block log, ' : ''}wal_autocheckpoint ${String(db.pragma('wal_autocheckpoint', { simple: true }))})`,
   );
+  if (args.seal && log && committer) {
+    // Every window closed: the whole log is sealed, as a rollup does after its windows end; a
+    // batch of reports is committed between steps, as the worker does.
+    const sealAt = now + DEFAULT_SEAL_MS + SEAL_GRACE_MS;
+    const stepBytes = args['seal-step-bytes'] ? Number(args['seal-step-bytes']) : undefined;
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const w0 = writtenBytes();
+    const run = planSeal(db, log, committer.index, 0, sealAt, DEFAULT_SEAL_MS, stepBytes);
+    let steps = 0;
+    let longest = 0;
+    let during = 0;
+    for (;;) {
+      const s0 = performance.now();
+      const more = run?.step() ?? false;
+      longest = Math.max(longest, performance.now() - s0);
+      if (!more) break;
+      steps++;
+      during += core.processBatch(batch()).filter((r) => r.ok).length;
+      log.syncNow();
+    }
+    const f0 = performance.now();
+    const r = run?.finish();
+    const finishMs = performance.now() - f0;
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      `seal: ${r?.projections ?? 0} projections, ${r?.points ?? 0} points in ${r?.blocks ?? 0} blocks, ` +
+        `${steps} steps of ≤ ${stepBytes ?? SEAL_STEP_BYTES} B with ${during} reports committed between them`,
+    );
+    console.log(
+      `seal pause max ${Math.max(longest, finishMs).toFixed(0)} ms (longest step ${longest.toFixed(0)} ms, ` +
+        `last step: watermark and rotation ${finishMs.toFixed(0)} ms); whole seal ${ms.toFixed(0)} ms, ` +
+        `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, disk writes ${((writtenBytes() - w0) / 1048576).toFixed(1)} MiB`,
+    );
+  }
   console.log(
     `stages: decode ${decodeUs.toFixed(1)} µs (bare JSON.parse ${jsonParseUs.toFixed(1)}), validate ${validateUs.toFixed(1)} µs`,
   );

@@ -69,18 +69,38 @@ export function threadWritten(pid: number): Map<string, number> {
   return out;
 }
 
+/**
+ * Growth between two readings keyed by "tid name", summed by thread name (Dash names its
+ * threads: ingest-0, libuv-pool…; see src/platform/thread-names.ts), largest first; a name
+ * several threads share gets their count ("libuv-pool×4").
+ */
+function byName(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  scale: number,
+): Array<[string, number]> {
+  const sums = new Map<string, { value: number; threads: number }>();
+  for (const [k, v] of after) {
+    const name = k.slice(k.indexOf(' ') + 1);
+    const s = sums.get(name) ?? { value: 0, threads: 0 };
+    s.value += (v - (before.get(k) ?? 0)) * scale;
+    s.threads++;
+    sums.set(name, s);
+  }
+  return [...sums]
+    .map(([name, s]): [string, number] => [s.threads > 1 ? `${name}×${s.threads}` : name, s.value])
+    .sort((a, b) => b[1] - a[1]);
+}
+
 /** Disk writes per answered report between two readings, in total and by thread. */
 export function writtenPerReport(
   before: Map<string, number>,
   after: Map<string, number>,
   reports: number,
 ): string {
-  const rows = [...after]
-    .map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / Math.max(1, reports)] as const)
-    .filter(([, b]) => b >= 1)
-    .sort((a, b) => b[1] - a[1]);
+  const rows = byName(before, after, 1 / Math.max(1, reports)).filter(([, b]) => b >= 1);
   const total = rows.reduce((n, [, b]) => n + b, 0);
-  return `${fmt(total / 1024, 2)} KiB (${rows.map(([k, b]) => `${k.split(' ')[1]} ${fmt(b / 1024, 2)}`).join(', ')})`;
+  return `${fmt(total / 1024, 2)} KiB (${rows.map(([k, b]) => `${k} ${fmt(b / 1024, 2)}`).join(', ')})`;
 }
 
 /** Per-thread CPU microseconds per answered report between two readings. */
@@ -89,11 +109,8 @@ export function cpuPerReport(
   after: Map<string, number>,
   reports: number,
 ) {
-  const rows = [...after]
-    .map(([k, v]) => [k, ((v - (before.get(k) ?? 0)) * 1e6) / Math.max(1, reports)] as const)
-    .filter(([, us]) => us >= 1)
-    .sort((a, b) => b[1] - a[1]);
+  const rows = byName(before, after, 1e6 / Math.max(1, reports)).filter(([, us]) => us >= 1);
   const total = rows.reduce((n, [, us]) => n + us, 0);
-  const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k.split(' ')[1]} ${fmt(us)}`).join(', ')})`;
+  const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k} ${fmt(us)}`).join(', ')})`;
   return { total, text };
 }

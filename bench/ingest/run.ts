@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
 import { printTargets, type TargetFigures } from './targets.js';
-import { rawRows, sealedBytes, storedBytes, tableBytes } from './sqlite.js';
+import { sealedBytes, storedBytes, storedReports, tableBytes } from './sqlite.js';
 import {
   cpuPerReport,
   rssMb,
@@ -321,7 +321,7 @@ async function main(): Promise<void> {
       }
       const perReport = (afterOpen - before) / Math.max(1, open.ok);
       console.log(
-        `stored bytes per report (growth during the open loop, all tables and indexes): ${fmt(perReport, 1)} (target ≤ 400)`,
+        `stored bytes per report (growth during the open loop, all tables and indexes${db ? '' : ' and open-block logs'}): ${fmt(perReport, 1)} (target ≤ 400)`,
       );
       Object.assign(figures, {
         openP99: open.p99,
@@ -363,7 +363,16 @@ async function main(): Promise<void> {
         satRssMb: sat.rssMaxMb,
       });
     }
-    const rows = db ? await db.rows() : rawRows(dbPath);
+    // SQLite keeps the newest reports in the open-block logs until a seal; a graceful stop seals
+    // them all into blocks and node_current, so the tables hold every report before they are
+    // read (a killed server would leave them in the logs and the tables "over 0 reports").
+    let stopMs: number | undefined;
+    if (!db) {
+      const t0 = performance.now();
+      await Promise.all(dashes.map((d) => stopDash(d, true)));
+      stopMs = performance.now() - t0;
+    }
+    const rows = db ? await db.rows() : storedReports(dbPath);
     const total = await tableTotal();
     const tables = db ? await db.tableBytes() : tableBytes(dbPath);
     // History grows with every report; the current projection and the device dictionary are
@@ -374,25 +383,25 @@ async function main(): Promise<void> {
       .filter(([t]) => t.startsWith('metrics_'))
       .reduce((n, [, v]) => n + v, 0);
     console.log(
-      `stored history per report (metrics_* tables): ${fmt(history / rows, 1)} bytes over ${fmt(rows)} reports; ` +
+      `stored history per report (metrics_* tables): ${fmt(history / Math.max(1, rows), 1)} bytes over ${fmt(rows)} reports; ` +
         `per-node fixed (current projection, devices): ${fmt(perNode / NODES / 1024, 1)} KiB/node; ` +
         `database total ${fmt(total / 1048576, 1)} MiB`,
     );
     console.log(
       `  by table (bytes per report): ${Object.entries(tables)
         .filter(([, v]) => v >= Math.max(4096 * 4, total / 100))
-        .map(([k, v]) => `${k} ${fmt(v / rows, 1)}`)
+        .map(([k, v]) => `${k} ${fmt(v / Math.max(1, rows), 1)}`)
         .join(', ')}`,
     );
     await Promise.all(dashes.map((d) => stopDash(d, Boolean(args.profile))));
     if (!db) {
-      // Raw history as it stays on disk: seal the run's raw rows into blocks (as the rollup
-      // job does every history_seal_interval) on the stopped server's database.
+      // Raw history as it stays on disk: the blocks the stop sealed (and any raw rows, sealed
+      // here as the rollup job would).
       const sealed = sealedBytes(dbPath);
       console.log(
         `stored raw history per report once sealed into blocks: ${fmt(sealed.bytes / Math.max(1, sealed.points), 1)} bytes ` +
           `over ${fmt(sealed.points)} reports in ${fmt(sealed.blocks)} blocks (target ≤ 60, stretch ≤ 30); ` +
-          `sealing took ${fmt(sealed.ms)} ms`,
+          `graceful stop (seals the open-block logs) took ${fmt(stopMs ?? 0)} ms`,
       );
     }
     if (phases.has('startup')) {

@@ -1,14 +1,18 @@
 /** The SQLite side of the ingest benchmark: what the run's database file holds. */
 import BetterSqlite3 from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { existingOpenLogs } from '../../src/store/sqlite/open-logs.js';
 import { sealAll } from '../../src/store/sqlite/history-blocks.js';
 
+/** Bytes the database's pages in use and its open-block logs (reports not yet sealed) take. */
 export function storedBytes(dbPath: string): { total: number; tables: Record<string, number> } {
   const db = new BetterSqlite3(dbPath, { readonly: true });
   try {
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     const pages = db.pragma('page_count', { simple: true }) as number;
     const free = db.pragma('freelist_count', { simple: true }) as number;
-    return { total: (pages - free) * pageSize, tables: {} };
+    const logs = existingOpenLogs(dbPath).reduce((n, f) => n + statSync(f).size, 0);
+    return { total: (pages - free) * pageSize + logs, tables: {} };
   } finally {
     db.close();
   }
@@ -26,24 +30,36 @@ export function tableBytes(dbPath: string): Record<string, number> {
   }
 }
 
-/** Seals every raw row into blocks (all windows closed) and sums the block bytes. */
+/**
+ * Seals any raw rows left into blocks (all windows closed) and sums what the blocks hold: their
+ * bytes, points and count. Run it on a stopped server's database: a stop has sealed the
+ * open-block logs.
+ */
 export function sealedBytes(dbPath: string) {
   const db = new BetterSqlite3(dbPath);
   try {
-    const t0 = performance.now();
-    const r = sealAll(db, Date.now() + 2 * 3_600_000);
-    const ms = performance.now() - t0;
-    const bytes = db.prepare('SELECT sum(length(data)) AS b FROM metrics_blocks').pluck().get();
-    return { bytes: Number(bytes ?? 0), points: r.points, blocks: r.blocks, ms };
+    sealAll(db, Date.now() + 2 * 3_600_000);
+    const r = db
+      .prepare(
+        'SELECT sum(length(data)) AS bytes, sum(count) AS points, count(*) AS blocks FROM metrics_blocks',
+      )
+      .get() as { bytes: number | null; points: number | null; blocks: number };
+    return { bytes: Number(r.bytes ?? 0), points: Number(r.points ?? 0), blocks: r.blocks };
   } finally {
     db.close();
   }
 }
 
-export function rawRows(dbPath: string): number {
+/** Reports the database holds: raw rows and the points of the sealed blocks. */
+export function storedReports(dbPath: string): number {
   const db = new BetterSqlite3(dbPath, { readonly: true });
   try {
-    return (db.prepare('SELECT count(*) AS n FROM metrics_raw').get() as { n: number }).n;
+    const raw = db.prepare('SELECT count(*) FROM metrics_raw').pluck().get() as number;
+    const sealed = db
+      .prepare('SELECT coalesce(sum(count), 0) FROM metrics_blocks')
+      .pluck()
+      .get() as number;
+    return raw + sealed;
   } finally {
     db.close();
   }

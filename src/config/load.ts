@@ -99,6 +99,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.trafficRetentionDays = parseInteger(v, 45, 3650)),
   },
   {
+    yaml: 'traffic_flush_interval',
+    env: 'DASH_TRAFFIC_FLUSH_INTERVAL',
+    apply: (v, o) => void (o.trafficFlushMs = parseFlushInterval(str(v))),
+  },
+  {
     yaml: 'session_ttl',
     env: 'DASH_SESSION_TTL',
     apply: (v, o) => void (o.sessionTtlMs = parseBounded(str(v), 3_600_000, 366 * 86_400_000)),
@@ -361,6 +366,15 @@ function parseSealInterval(text: string): number {
   const ms = parseDuration(text);
   if (ms % 60_000 !== 0 || ms < 60_000 || ms > 3_600_000 || 86_400_000 % ms !== 0) {
     throw new Error('must be whole minutes from 1m to 60m that divide a day (e.g. 5m, 15m)');
+  }
+  return ms;
+}
+
+/** A traffic flush interval: whole seconds from 10 s to 5 minutes that divide 5 minutes. */
+function parseFlushInterval(text: string): number {
+  const ms = parseDuration(text);
+  if (ms % 1000 !== 0 || ms < 10_000 || ms > 300_000 || 300_000 % ms !== 0) {
+    throw new Error('must be whole seconds from 10s to 5m that divide 5 minutes (e.g. 30s, 1m)');
   }
   return ms;
 }

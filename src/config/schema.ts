@@ -38,6 +38,11 @@ export interface DashConfig {
   historySealMs: number;
   /** Per-interface traffic counters and 5-minute facts (at least a whole cycle and the last). */
   trafficRetentionDays: number;
+  /**
+   * How often queued interface counters are stored (traffic_flush_interval); undefined: 60 s
+   * on SQLite, 10 s on PostgreSQL (see docs/traffic.md).
+   */
+  trafficFlushMs?: number;
   accessTokenTtlMs: number;
   sessionTtlMs: number;
   /** Start a local agent reporting this host (make run). */

@@ -31,9 +31,7 @@ export function startIngestWorker(
   log: Logger,
   now: () => number,
   staleAfterSec: number,
-  share: { shard: number; writeLock?: SharedArrayBuffer; maxDevicesPerNode?: number } = {
-    shard: 0,
-  },
+  share: Omit<IngestWorkerData, 'path' | 'staleAfterSec'> = { shard: 0 },
 ): IngestBackend {
   let worker: Worker | undefined;
   let nextId = 1;
@@ -86,6 +84,11 @@ export function startIngestWorker(
           resolve?.(result);
         }
         settleIdle();
+        return;
+      }
+      if ('sealed' in msg) {
+        // How long a seal held this thread's commits (docs/ingest-disk-writes.md).
+        log.info(msg.sealed, 'open-block log sealed');
         return;
       }
       const waiter = tasks.get(msg.id);

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderFacts } from '../domain/front/render.js';
 import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
+import { nameThisThread } from '../platform/thread-names.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { openSqliteConnection } from '../store/sqlite/connection.js';
 import { DEFAULT_SEAL_MS } from '../store/sqlite/history-blocks.js';
@@ -10,11 +11,12 @@ import { OpenLogFile } from '../store/sqlite/open-log.js';
 import {
   OpenLogReaders,
   openLogPath,
-  sealClosedWindows,
+  planSeal,
   sealEverything,
   sealedBoundary,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
+import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
 
 /**
@@ -31,8 +33,24 @@ export type ToWorker =
   | { id: number; seal: { now: number; sealMs?: number } }
   | { id: number; close: true };
 
+/** How one seal of this thread's log went: what it wrote and how long it held commits. */
+export interface SealReport {
+  shard: number;
+  blocks: number;
+  points: number;
+  projections: number;
+  /** Transactions over node ranges, and the longest of them: how long commits waited. */
+  steps: number;
+  longestStepMs: number;
+  /** The last step: the synced watermark commit and the log's rotation. */
+  finishMs: number;
+  /** From the first step to the end, reports committed in between. */
+  totalMs: number;
+}
+
 export type FromWorker =
   | { ready: true }
+  | { sealed: SealReport }
   | { results: Array<{ id: number; result: CoreResult }> }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
@@ -47,9 +65,13 @@ export interface IngestWorkerData {
   shard: number;
   writeLock?: SharedArrayBuffer;
   maxDevicesPerNode?: number;
+  /** Bytes a seal step writes before it commits (tests make it small to get many steps). */
+  sealStepBytes?: number;
 }
 
-const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode } = workerData as IngestWorkerData;
+const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode, sealStepBytes } =
+  workerData as IngestWorkerData;
+nameThisThread(`ingest-${shard}`);
 // Commits write the WAL without waiting for the disk; groupSync below makes them durable before
 // anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
 const db = openSqliteConnection(path, 'ingest');
@@ -81,6 +103,8 @@ const groupSync = (() => {
   let fd: number | undefined;
   let syncing = false;
   let waiting: Answer[] = [];
+  /** The packed view bodies of the waiting answers (packViews), transferred with them. */
+  let buffers: ArrayBuffer[] = [];
   let walDirty = false;
   const idle: Array<() => void> = [];
   const quiet: Array<() => void> = [];
@@ -93,8 +117,10 @@ const groupSync = (() => {
   };
   const start = (): void => {
     const answers = waiting;
+    const transfer = buffers;
     const wal = walDirty;
     waiting = [];
+    buffers = [];
     walDirty = false;
     syncing = true;
     let pending = wal ? 2 : 1;
@@ -103,11 +129,14 @@ const groupSync = (() => {
       failure ??= err;
       if (--pending > 0) return;
       syncing = false;
-      port.postMessage({
-        results: failure
-          ? answers.map(({ id }) => ({ id, result: notStored(`sync failed: ${failure!.message}`) }))
-          : answers,
-      } satisfies FromWorker);
+      if (failure) {
+        const message = `sync failed: ${failure.message}`;
+        port.postMessage({
+          results: answers.map(({ id }) => ({ id, result: notStored(message) })),
+        } satisfies FromWorker);
+      } else {
+        port.postMessage({ results: answers } satisfies FromWorker, transfer);
+      }
       // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
       for (const fn of quiet.splice(0)) fn();
       if (waiting.length > 0) start();
@@ -127,8 +156,9 @@ const groupSync = (() => {
     }
   };
   return {
-    after(answers: Answer[], wal: boolean): void {
+    after(answers: Answer[], wal: boolean, packed: ArrayBuffer | undefined): void {
       waiting.push(...answers);
+      if (packed) buffers.push(packed);
       walDirty ||= wal;
       if (!syncing) start();
     },
@@ -161,9 +191,73 @@ function sealLog(step: () => unknown): Promise<unknown> {
   });
 }
 
+/** Runs `fn` in the write slot on a later turn of the event loop, after the batches waiting. */
+function nextTurn<T>(fn: () => T): Promise<T> {
+  return new Promise((resolve, reject) =>
+    setImmediate(() => {
+      slot?.acquire();
+      try {
+        resolve(fn());
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      } finally {
+        slot?.release();
+      }
+    }),
+  );
+}
+
+/**
+ * A seal of this thread's closed windows in short transactions (open-log-seal.ts), each on its
+ * own turn of the event loop, so the batches that arrive meanwhile commit between them instead
+ * of waiting out the whole seal; the last step (watermark and rotation) waits for a moment
+ * with no sync in flight.
+ */
+async function sealInSteps(now: number): Promise<SealReport | undefined> {
+  const run = planSeal(db, logFile, committer.index, shard, now, sealMs, sealStepBytes);
+  if (!run) return undefined;
+  const started = performance.now();
+  let steps = 0;
+  let longestStepMs = 0;
+  const timed = <T>(fn: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      longestStepMs = Math.max(longestStepMs, performance.now() - t0);
+      steps++;
+    }
+  };
+  while (await nextTurn(() => timed(() => run.step())));
+  let finishMs = 0;
+  const result = (await sealLog(() => {
+    const t0 = performance.now();
+    try {
+      return run.finish();
+    } finally {
+      finishMs = performance.now() - t0;
+    }
+  })) as ReturnType<typeof run.finish>;
+  const report: SealReport = {
+    shard,
+    ...result,
+    steps: steps - 1,
+    longestStepMs: Math.max(longestStepMs, finishMs),
+    finishMs,
+    totalMs: performance.now() - started,
+  };
+  port.postMessage({ sealed: report } satisfies FromWorker);
+  return report;
+}
+
+/** The seal in progress, if any: seals run one after another, and a stop waits for it. */
+let sealing: Promise<unknown> = Promise.resolve();
+
 function sealOwnLog(now: number, ms: number | undefined): Promise<unknown> {
   if (ms !== undefined) sealMs = ms;
-  return sealLog(() => sealClosedWindows(db, logFile, committer.index, shard, now, sealMs));
+  const run = sealing.then(() => sealInSteps(now));
+  sealing = run.catch(() => undefined);
+  return run;
 }
 
 function reply(id: number, work: Promise<unknown>): void {
@@ -186,6 +280,7 @@ port.on('message', (msg: ToWorker) => {
     groupSync.after(
       msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
       committer.sqliteWritten,
+      packViews(results),
     );
   } else if ('facts' in msg) {
     for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);
@@ -201,6 +296,7 @@ port.on('message', (msg: ToWorker) => {
     );
   } else {
     void groupSync.idle().then(async () => {
+      await sealing;
       // A stop seals everything this thread logged, so a stopped database holds every point.
       await sealLog(() => sealEverything(db, logFile, committer.index, shard, sealMs));
       committer.index.close();

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderFacts } from '../domain/front/render.js';
 import { ReportPreparer, type Prepared, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
+import { nameThisThread } from '../platform/thread-names.js';
 import { nodeReportDecoder } from '../protocol/decode-node-report.js';
 
 /**
@@ -26,6 +27,7 @@ export interface PrepareWorkerData {
 
 if (!parentPort) throw new Error('prepare-worker must run as a worker thread');
 const port = parentPort;
+nameThisThread('prepare');
 const { staleAfterSec, runtimeAsJson } = workerData as PrepareWorkerData;
 // Deadlines arrive converted to the system clock; the device limit is the committer's to
 // answer (settleBatch runs on the HTTP thread).

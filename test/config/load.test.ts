@@ -64,6 +64,17 @@ describe('configuration', () => {
     expect(run).toThrow(key);
   });
 
+  it('reads the traffic flush interval: whole seconds dividing 5 minutes', () => {
+    expect(loadConfig({ DASH_HOME: tempHome() }).trafficFlushMs).toBeUndefined();
+    const at = (v: string) =>
+      loadConfig({ DASH_HOME: tempHome(), DASH_TRAFFIC_FLUSH_INTERVAL: v }).trafficFlushMs;
+    expect(at('30s')).toBe(30_000);
+    expect(at('5m')).toBe(300_000);
+    for (const bad of ['7s', '45s', '5s', '10m', '1500ms']) {
+      expect(() => at(bad)).toThrow('DASH_TRAFFIC_FLUSH_INTERVAL');
+    }
+  });
+
   it('reads the history size budget and seal interval', () => {
     const d = loadConfig({ DASH_HOME: tempHome() });
     expect(d.historyMaxBytes).toBeUndefined();

@@ -6,6 +6,7 @@ import { startLocalAgent } from '../local-agent.js';
 import { dashCommand } from '../hints.js';
 import { boundHeapGrowth } from '../../platform/heap.js';
 import type { FrontState } from '../../domain/front/front-state.js';
+import { nameNodeThreads } from '../../platform/thread-names.js';
 
 function banner(url: string, generated: string | undefined, setPassword: string): string {
   const lines = [``, `  Dash is running at ${url}`];
@@ -36,6 +37,8 @@ function renderFrontViews(front: FrontState): void {
 /** `dash serve`: start in the foreground; SIGTERM/SIGINT drain requests and close the store. */
 export async function serveCommand(): Promise<void> {
   boundHeapGrowth();
+  // Before the worker threads start, so every thread still called `node` is one of Node's own.
+  await nameNodeThreads();
   const config = loadConfig();
   const deps = await createDeps(config);
   const setup = await deps.adminPassword.ensure(config.adminPassword);

@@ -132,14 +132,18 @@ export class FrontState {
     return this.applyRendered(nodeId, runtime.receivedAt, body);
   }
 
-  /** The same as apply, for a body already rendered by renderBodyJson (on the ingest thread). */
-  applyRendered(nodeId: number, receivedAt: number, bodyJson: string): boolean {
+  /**
+   * The same as apply, for a body already rendered by renderBodyJson (on the ingest thread), as
+   * a string or as its UTF-8 bytes.
+   */
+  applyRendered(nodeId: number, receivedAt: number, body: string | Uint8Array): boolean {
     const e = this.entries.get(nodeId);
     if (!e || (e.receivedAt !== undefined && e.receivedAt > receivedAt)) return false;
     const firstTime = e.receivedAt === undefined;
     e.receivedAt = receivedAt;
     e.pending = undefined;
-    e.slab.write(e.nodeJson, [bodyJson]);
+    if (typeof body === 'string') e.slab.write(e.nodeJson, [body]);
+    else e.slab.writeBytes(e.nodeJson, body);
     this.changed(firstTime);
     return true;
   }

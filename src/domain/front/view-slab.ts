@@ -134,6 +134,22 @@ export class ViewSlab {
     this.len = at - offset;
   }
 
+  /**
+   * The same as write(nodeJson, [rest]) for a rest already encoded as UTF-8 (rendered on an
+   * ingest thread, which sends bytes so that this thread neither allocates nor encodes it).
+   */
+  writeBytes(nodeJson: string, rest: Uint8Array): void {
+    const { buf, offset } = this.room(10 + Buffer.byteLength(nodeJson) + rest.length, false);
+    let at = offset + buf.write('{"node":', offset, 'latin1');
+    at += buf.write(nodeJson, at, 'utf8');
+    at += buf.write(',', at, 'latin1');
+    this.restStart = at - offset;
+    buf.set(rest, at);
+    at += rest.length;
+    at += buf.write('}', at, 'latin1');
+    this.len = at - offset;
+  }
+
   /** Swaps the node object (rename, tags, order), keeping the rest of the view as it is. */
   replaceNode(nodeJson: string): void {
     if (!this.chunk || this.len === 0) return;

@@ -45,7 +45,11 @@ export type CoreResult =
  * practice: the HTTP thread sends them before the node's first report), else the parts to
  * render it from.
  */
-export type ReportView = { bodyJson: string } | { runtime: RuntimeView; side: SidePayloads };
+export type ReportView =
+  | { bodyJson: string }
+  /** bodyJson as UTF-8, as an ingest thread sends it (src/workers/packed-views.ts). */
+  | { bodyBytes: Uint8Array }
+  | { runtime: RuntimeView; side: SidePayloads };
 
 /** Where reports are decoded, validated and stored (a worker thread, or inline). */
 export interface ReportProcessor {

@@ -96,9 +96,13 @@ export class MetricsIngest {
     const view = res.view;
     const applied =
       res.outcome === 'current' &&
-      ('bodyJson' in view
-        ? this.d.front.applyRendered(r.nodeId, r.receivedAt, view.bodyJson)
-        : this.d.front.apply(r.nodeId, view.runtime, view.side));
+      ('runtime' in view
+        ? this.d.front.apply(r.nodeId, view.runtime, view.side)
+        : this.d.front.applyRendered(
+            r.nodeId,
+            r.receivedAt,
+            'bodyJson' in view ? view.bodyJson : view.bodyBytes,
+          ));
     // Listeners get what the ingest thread took from the report beside its decode: no parse
     // here. Without a listener, no event object and closures per report.
     if (applied && listened) {

@@ -1,14 +1,15 @@
 import type { Logger } from '../../platform/logger.js';
 import type {
   TrafficBatch,
-  TrafficFactRow,
   TrafficIfaceRow,
   TrafficRepo,
   TrafficUsageRow,
 } from '../../store/ports.js';
 import { cycleAt, type CycleWindow, type NodeCycle } from './cycle-bounds.js';
-import { addFact, pairParts, type CounterSample } from './facts.js';
+import type { CounterSample } from './facts.js';
 import { addLite, litePairParts } from './lite.js';
+import { CounterQueue, IfaceNames, type QueuedSample } from './counter-queue.js';
+import { ifaceKey as key, pairBatch } from './pair-batch.js';
 
 /** Counters of one report's interfaces, as the accepted-report listener queues them. */
 export interface QueuedReport {
@@ -17,36 +18,69 @@ export interface QueuedReport {
   ifaces: Array<{ name: string; rx: number; tx: number }>;
 }
 
-/** Reports waiting beyond this many are dropped (oldest first) with a warning: a stalled
- * database must not grow the queue without bound. */
-export const QUEUE_LIMIT = 200_000;
+/**
+ * Samples (one per interface of a report) queued beyond this many are refused with a warning:
+ * a stalled database must not grow the queue without bound. About 72 MB. Counters are
+ * cumulative, so the next stored sample still counts the bytes of the refused ones.
+ */
+export const QUEUE_LIMIT = 2_000_000;
 
 /**
- * Reports stored per transaction. A flush runs on the HTTP thread: it yields between chunks so
- * a fleet's ten seconds of counters never hold the event loop (and every report waiting on it)
- * for more than a few milliseconds at a time.
+ * Samples stored per transaction: whole nodes, so each node's pages are written once per
+ * flush. A transaction holds the ingest thread that runs it, and the batch is built on the
+ * HTTP thread, which yields between chunks.
  */
-export const FLUSH_CHUNK = 250;
+export const FLUSH_CHUNK = 4096;
 
-/** A queue this long is flushed without waiting for the job, so it stays young (see enqueue). */
-export const EARLY_FLUSH_AT = 2_000;
+/**
+ * A queue this long (36 bytes a sample, about 36 MB) is flushed without waiting for the job. It
+ * bounds memory only: at 3,000 reports/s of three interfaces it is reached after 111 s, so it
+ * does not defeat a flush interval of a minute.
+ */
+export const EARLY_FLUSH_AT = 1_000_000;
 
-const key = (nodeId: number, iface: string) => `${nodeId}\u0000${iface}`;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A queue being stored, node by node in ascending id. */
+interface Draining {
+  queue: CounterQueue;
+  nodes: number[];
+  starts: Uint32Array;
+  order: Uint32Array;
+  /** Nodes [0, done) are stored. */
+  done: number;
+}
+
+/** What a read needs besides the store: samples not stored yet and the sample they follow. */
+export interface PendingSamples<T> {
+  value: T;
+  /** The interface's last stored sample (undefined: none). */
+  prev: CounterSample | undefined;
+  /** Queued samples after it, in time order. */
+  samples: CounterSample[];
+}
 
 /**
  * Stores per-interface counters and materialises 5-minute facts and Lite accumulators from
  * them, one pair (previous sample, new sample) at a time. The accepted-report listener only
- * queues the counters; `flush`, run by a clock-driven job, does the work in one transaction
- * per run, so the ingest HTTP thread never waits on it.
+ * queues the counters; `flush`, run by a clock-driven job, stores them node by node, so the
+ * ingest HTTP thread never waits on it. Reads add the samples not stored yet
+ * (`withPending`), so a longer flush interval does not make them stale.
  */
 export class TrafficCollector {
-  private queue: QueuedReport[] = [];
-  private dropped = 0;
+  private readonly names = new IfaceNames();
+  private queue = new CounterQueue(this.names);
+  private draining: Draining | undefined;
+  /** Reports whose counters the full queue refused since the last flush. */
+  private refused = 0;
   private cursors: Map<string, TrafficIfaceRow> | undefined;
   /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
   private turn: Promise<unknown> = Promise.resolve();
   private flushing = false;
+  /** A chunk being built or stored; reads wait for it, and it waits for reads in progress. */
+  private chunk: Promise<void> | undefined;
+  private readers = 0;
+  private readersDone: Array<() => void> = [];
   /**
    * Cycle windows met so far per node, for the cycle they were computed from: a window lasts a
    * month, and computing one (time zone arithmetic) costs more than the rest of a sample.
@@ -59,18 +93,22 @@ export class TrafficCollector {
     private readonly log: Logger,
     /** Writes a chunk in one transaction (by default through the repository). */
     private readonly storeBatch: (batch: TrafficBatch) => Promise<void> = (b) => repo.apply(b),
+    private readonly limits: { earlyFlushAt: number; queueLimit: number } = {
+      earlyFlushAt: EARLY_FLUSH_AT,
+      queueLimit: QUEUE_LIMIT,
+    },
   ) {}
 
   enqueue(report: QueuedReport): void {
     if (report.ifaces.length === 0) return;
-    if (this.queue.length >= QUEUE_LIMIT) {
-      this.queue.shift();
-      this.dropped++;
+    if (this.queue.length + report.ifaces.length > this.limits.queueLimit) {
+      this.refused++;
+      return;
     }
-    this.queue.push(report);
-    // Reports queued for the whole job interval outlive the young generation and are promoted,
-    // so at fleet scale the old generation would fill with them between flushes: flush early.
-    if (this.queue.length >= EARLY_FLUSH_AT && !this.flushing) {
+    for (const i of report.ifaces) {
+      this.queue.push(report.nodeId, i.name, report.receivedAt, i.rx, i.tx);
+    }
+    if (this.queue.length >= this.limits.earlyFlushAt && !this.flushing) {
       this.flushing = true;
       this.flush().then(
         () => (this.flushing = false),
@@ -82,8 +120,23 @@ export class TrafficCollector {
     }
   }
 
+  /** Samples queued and not stored yet. */
   get pending(): number {
-    return this.queue.length;
+    const d = this.draining;
+    return this.queue.length + (d ? d.order.length - (d.starts[d.done] as number) : 0);
+  }
+
+  /**
+   * Forgets every queued sample (this instance stopped leading collection: the one that leads
+   * now pairs its samples with the last stored ones, and storing ours after them would count
+   * the same bytes twice). Counters are cumulative, so no byte is lost.
+   */
+  discardQueued(): Promise<void> {
+    return this.inTurn(async () => {
+      this.queue = new CounterQueue(this.names);
+      this.draining = undefined;
+      this.cursors = undefined;
+    });
   }
 
   /**
@@ -163,9 +216,65 @@ export class TrafficCollector {
     });
   }
 
-  /** Writes every queued report; returns how many samples were stored. */
+  /** Writes every queued sample; returns how many were stored. */
   flush(): Promise<number> {
     return this.inTurn(() => this.flushNow());
+  }
+
+  /**
+   * Runs `read` (one store statement about node `nodeId`) and returns with it the interface's
+   * samples not stored yet and its last stored sample, all as of the same moment: no chunk is
+   * stored while the read runs, and the read starts after the chunk in flight.
+   */
+  async withPending<T>(
+    nodeId: number,
+    iface: string,
+    read: () => Promise<T>,
+  ): Promise<PendingSamples<T>> {
+    while (this.chunk) await this.chunk;
+    this.readers++;
+    try {
+      const samples = this.queuedOf(nodeId, iface);
+      const value = await read();
+      if (samples.length === 0) return { value, prev: undefined, samples };
+      const cursor = this.cursors
+        ? this.cursors.get(key(nodeId, iface))
+        : (await this.repo.ifaces(nodeId)).find((r) => r.iface === iface);
+      const prev = cursor && { at: cursor.lastAt, rx: cursor.lastRx, tx: cursor.lastTx };
+      return { value, prev, samples };
+    } finally {
+      if (--this.readers === 0) for (const wake of this.readersDone.splice(0)) wake();
+    }
+  }
+
+  /** Interfaces of a node seen only in samples not stored yet (first and last time). */
+  queuedIfaces(nodeId: number): Map<string, { firstAt: number; lastAt: number }> {
+    const out = new Map<string, { firstAt: number; lastAt: number }>();
+    for (const s of this.unstoredOf(nodeId)) {
+      const hit = out.get(s.iface);
+      if (hit) hit.lastAt = Math.max(hit.lastAt, s.at);
+      else out.set(s.iface, { firstAt: s.at, lastAt: s.at });
+    }
+    return out;
+  }
+
+  private unstoredOf(nodeId: number, iface?: string): QueuedSample[] {
+    const d = this.draining;
+    const older: QueuedSample[] = [];
+    if (d) {
+      const k = d.nodes.indexOf(nodeId);
+      if (k >= d.done) {
+        for (let j = d.starts[k] as number; j < (d.starts[k + 1] as number); j++) {
+          const s = d.queue.sample(d.order[j] as number);
+          if (iface === undefined || s.iface === iface) older.push(s);
+        }
+      }
+    }
+    return older.concat(this.queue.samplesOf(nodeId, iface));
+  }
+
+  private queuedOf(nodeId: number, iface: string): CounterSample[] {
+    return this.unstoredOf(nodeId, iface).map((s) => ({ at: s.at, rx: s.rx, tx: s.tx }));
   }
 
   private windowsOf(nodeId: number, cycle: NodeCycle): (at: number) => CycleWindow {
@@ -185,93 +294,69 @@ export class TrafficCollector {
   }
 
   private async flushNow(): Promise<number> {
-    if (this.dropped > 0) {
-      this.log.warn({ dropped: this.dropped }, 'traffic queue overflowed; samples dropped');
-      this.dropped = 0;
+    if (this.refused > 0) {
+      // No byte is lost: the next stored sample's pair spans the refused ones.
+      this.log.warn({ reports: this.refused }, 'traffic queue full; newer counters refused');
+      this.refused = 0;
     }
-    let stored = 0;
-    // What was queued when the flush began: reports arriving meanwhile wait for the next one,
-    // so a flush ends under steady load.
-    let left = this.queue.length;
-    while (left > 0) {
-      const reports = this.queue.splice(0, Math.min(left, FLUSH_CHUNK));
-      left -= reports.length;
-      try {
-        stored += await this.store(reports);
-      } catch (err) {
-        // The transaction rolled back: reload cursors from the store and keep the samples.
-        this.cursors = undefined;
-        this.queue = reports.concat(this.queue);
-        throw err;
-      }
-      if (left > 0) await nextTurn();
+    // A queue left half stored by a failed run first, then what was queued when the flush
+    // began: reports arriving meanwhile wait for the next one, so a flush ends under load.
+    let stored = this.draining ? await this.drain(this.draining) : 0;
+    if (this.queue.length > 0) {
+      const queue = this.queue;
+      this.queue = new CounterQueue(this.names);
+      this.draining = { queue, ...queue.byNode(), done: 0 };
+      stored += await this.drain(this.draining);
     }
     return stored;
   }
 
-  /** Stores one chunk of reports in one transaction; returns how many samples it held. */
-  private async store(reports: QueuedReport[]): Promise<number> {
+  private async drain(d: Draining): Promise<number> {
+    let stored = 0;
+    while (d.done < d.nodes.length) {
+      // Whole nodes up to FLUSH_CHUNK samples (one node alone may pass it).
+      let end = d.done + 1;
+      const from = d.starts[d.done] as number;
+      while (end < d.nodes.length && (d.starts[end + 1] as number) - from <= FLUSH_CHUNK) end++;
+      while (this.readers > 0) await new Promise<void>((wake) => this.readersDone.push(wake));
+      let release!: () => void;
+      this.chunk = new Promise<void>((resolve) => (release = resolve));
+      try {
+        const samples: QueuedSample[] = [];
+        for (let j = from; j < (d.starts[end] as number); j++) {
+          samples.push(d.queue.sample(d.order[j] as number));
+        }
+        stored += await this.store(samples);
+        d.done = end;
+      } catch (err) {
+        // The transaction rolled back: reload cursors from the store and keep the samples.
+        this.cursors = undefined;
+        throw err;
+      } finally {
+        this.chunk = undefined;
+        release();
+      }
+      if (d.done < d.nodes.length) await nextTurn();
+    }
+    if (this.draining === d) this.draining = undefined;
+    return stored;
+  }
+
+  /** Stores one chunk of samples (grouped by node) in one transaction; returns how many. */
+  private async store(samples: QueuedSample[]): Promise<number> {
     if (!this.cursors) {
       this.cursors = new Map(
         (await this.repo.ifaceStates()).map((r) => [key(r.nodeId, r.iface), r]),
       );
     }
-    const cursors = this.cursors;
-    const batch: TrafficBatch = { counters: [], ifaces: [], facts: [], usage: [] };
-    const facts = new Map<string, TrafficFactRow & { nodeId: number; iface: string }>();
-    const usage = new Map<string, TrafficUsageRow & { nodeId: number; iface: string }>();
-    const touched = new Map<string, TrafficIfaceRow>();
-    for (const r of reports) {
-      const cycle = await this.cycleOf(r.nodeId);
-      if (!cycle) continue; // deleted meanwhile
-      const windowOf = this.windowsOf(r.nodeId, cycle);
-      for (const i of r.ifaces) {
-        const k = key(r.nodeId, i.name);
-        const prev = cursors.get(k);
-        if (prev && r.receivedAt <= prev.lastAt) continue;
-        batch.counters.push({
-          nodeId: r.nodeId,
-          iface: i.name,
-          at: r.receivedAt,
-          rx: i.rx,
-          tx: i.tx,
-        });
-        const next: CounterSample = { at: r.receivedAt, rx: i.rx, tx: i.tx };
-        if (prev) {
-          const p: CounterSample = { at: prev.lastAt, rx: prev.lastRx, tx: prev.lastTx };
-          for (const part of pairParts(p, next)) {
-            const fk = `${k}\u0000${part.bucket}`;
-            const f = facts.get(fk);
-            if (f) addFact(f, part);
-            else facts.set(fk, { ...part, nodeId: r.nodeId, iface: i.name });
-          }
-          for (const part of litePairParts(p, next, windowOf)) {
-            const uk = `${k}\u0000${part.cycleStart}`;
-            const merged = addLite(usage.get(uk), part);
-            usage.set(uk, {
-              ...merged,
-              cycleStart: part.cycleStart,
-              cycleEnd: part.cycleEnd,
-              nodeId: r.nodeId,
-              iface: i.name,
-            });
-          }
-        }
-        const row: TrafficIfaceRow = {
-          nodeId: r.nodeId,
-          iface: i.name,
-          firstAt: prev?.firstAt ?? r.receivedAt,
-          lastAt: r.receivedAt,
-          lastRx: i.rx,
-          lastTx: i.tx,
-        };
-        cursors.set(k, row);
-        touched.set(k, row);
-      }
+    const windows = new Map<number, (at: number) => CycleWindow>();
+    for (const s of samples) {
+      if (windows.has(s.nodeId)) continue;
+      const cycle = await this.cycleOf(s.nodeId);
+      // A node deleted meanwhile has no cycle: its samples are skipped.
+      if (cycle) windows.set(s.nodeId, this.windowsOf(s.nodeId, cycle));
     }
-    batch.ifaces = [...touched.values()];
-    batch.facts = [...facts.values()];
-    batch.usage = [...usage.values()];
+    const batch = pairBatch(samples, this.cursors, windows);
     await this.storeBatch(batch);
     return batch.counters.length;
   }

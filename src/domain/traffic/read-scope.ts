@@ -12,8 +12,10 @@ import {
   withCalibration,
   type AppliedCalibration,
 } from './calibration.js';
-import type { NodeCycle } from './cycle-bounds.js';
+import { cycleAt, type CycleWindow, type NodeCycle } from './cycle-bounds.js';
 import type { BucketFact } from './facts.js';
+import type { TrafficCollector } from './collector.js';
+import { withPendingFacts, withPendingUsage } from './pair-batch.js';
 import { billingStats, liteStats, type DirectionMode, type RawStats } from './stats.js';
 import type { TrafficStats } from '../../protocol/traffic.js';
 
@@ -37,6 +39,9 @@ export interface PeriodRaw {
 
 type Window = { start: number; end: number };
 
+/** The collector's samples not stored yet, which reads add to the stored figures. */
+export type PendingTraffic = Pick<TrafficCollector, 'withPending' | 'queuedIfaces'>;
+
 /**
  * One read of one node and interface: loads snapshots, the counter range and the calibration
  * records once, and keeps the raw figures of each cycle it computed (a ratio needs the billed
@@ -54,17 +59,42 @@ export class ReadScope {
       adjustments: TrafficAdjustmentsRepo;
       /** Counters and facts older than this are pruned. */
       retentionMs: number;
+      pending?: PendingTraffic;
     },
     readonly ctx: ReadContext,
     readonly iface: string,
     readonly now: number,
   ) {}
 
+  /** Facts of [w.start, w.end), with those of the samples the collector has not stored yet. */
+  async facts(w: Window): Promise<BucketFact[]> {
+    const read = () => this.d.traffic.facts(this.ctx.node.id, this.iface, w.start, w.end);
+    if (!this.d.pending) return read();
+    const p = await this.d.pending.withPending(this.ctx.node.id, this.iface, read);
+    return withPendingFacts(p.value, p.prev, p.samples, w.start, w.end);
+  }
+
+  /** The Lite accumulator of the cycle starting at `w.start`, with samples not stored yet. */
+  private async usage(w: Window) {
+    const read = () => this.d.traffic.usage(this.ctx.node.id, this.iface, w.start);
+    if (!this.d.pending) return read();
+    const p = await this.d.pending.withPending(this.ctx.node.id, this.iface, read);
+    const seen: CycleWindow[] = [];
+    const windowOf = (at: number) => {
+      const hit = seen.find((c) => c.start <= at && at < c.end);
+      if (hit) return hit;
+      const c = cycleAt(this.ctx.cycle, at);
+      seen.push(c);
+      return c;
+    };
+    return withPendingUsage(p.value, p.prev, p.samples, windowOf, w.start);
+  }
+
   /** Figures of `w` computed from facts (Billing) or the cycle's accumulator (Lite). */
   async live(w: Window): Promise<PeriodRaw> {
     const { node } = this.ctx;
     if (this.ctx.billing) {
-      const facts = await this.d.traffic.facts(node.id, this.iface, w.start, w.end);
+      const facts = await this.facts(w);
       const raw = billingStats(facts, {
         start: w.start,
         end: w.end,
@@ -74,7 +104,7 @@ export class ReadScope {
       });
       return { raw, hasData: facts.length > 0, stale: false, facts };
     }
-    const usage = await this.d.traffic.usage(node.id, this.iface, w.start);
+    const usage = await this.usage(w);
     return {
       raw: liteStats(usage, { ...w, now: this.now }),
       hasData: usage !== undefined,

@@ -16,7 +16,7 @@ import {
 import { billingStats, presentStats, type DirectionMode, type RawStats } from './stats.js';
 import { forecast } from './forecast.js';
 import { forecastWithCalibration, withCalibration } from './calibration.js';
-import { ReadScope, type ReadContext } from './read-scope.js';
+import { ReadScope, type PendingTraffic, type ReadContext } from './read-scope.js';
 
 export type Period = 'current' | 'previous';
 
@@ -58,6 +58,8 @@ export class TrafficReads {
       clock: Clock;
       appZone: string;
       retentionMs: number;
+      /** Samples the collector has not stored yet: reads include them. */
+      pending?: PendingTraffic;
     },
   ) {}
 
@@ -75,7 +77,12 @@ export class TrafficReads {
   /** Interfaces ever reported (within retention), latest sample first, then by name. */
   async ifaces(nodeId: number, admin: boolean): Promise<Array<{ name: string }>> {
     await this.node(nodeId, admin);
-    const rows = await this.d.traffic.ifaces(nodeId);
+    const rows: Array<{ iface: string; lastAt: number }> = await this.d.traffic.ifaces(nodeId);
+    for (const [iface, q] of this.d.pending?.queuedIfaces(nodeId) ?? []) {
+      const stored = rows.find((r) => r.iface === iface);
+      if (stored) stored.lastAt = Math.max(stored.lastAt, q.lastAt);
+      else rows.push({ iface, lastAt: q.lastAt });
+    }
     rows.sort(
       (a, b) => b.lastAt - a.lastAt || (a.iface < b.iface ? -1 : a.iface > b.iface ? 1 : 0),
     );
@@ -94,7 +101,8 @@ export class TrafficReads {
       billing: settings.usage_mode === 'billing',
       direction,
       cycle: nodeCycle(node, this.d.appZone),
-      firstSampleAt: ifaceRow?.firstAt,
+      // An interface whose first samples are not stored yet starts with them.
+      firstSampleAt: ifaceRow?.firstAt ?? this.d.pending?.queuedIfaces(node.id).get(iface)?.firstAt,
     };
     return new ReadScope(this.d, ctx, iface, this.d.clock.now());
   }
@@ -145,7 +153,7 @@ export class TrafficReads {
     const cal = await scope.calibration(w);
     if (cal) s.stats = withCalibration(s.stats, cal);
     // Lite figures come from the accumulator; the daily shape still comes from the facts.
-    const shape = facts ?? (await this.d.traffic.facts(ctx.node.id, q.iface, w.start, w.end));
+    const shape = facts ?? (await scope.facts(w));
     const f = forecast({
       raw,
       window: w,

@@ -90,6 +90,7 @@ export function createTraffic(d: {
     clock: d.clock,
     appZone: d.appZone,
     retentionMs,
+    pending: collector,
   });
   const adjustments = new TrafficAdjustments({
     repo: d.adjustments,

@@ -85,16 +85,29 @@ class Writer {
     this.pos += b.length;
   }
 
+  /** Appends what another writer holds. */
+  append(w: Writer): void {
+    this.bytes(w.buf.subarray(0, w.pos));
+  }
+
   finish(): Uint8Array {
     return this.buf.slice(0, this.pos);
   }
-
-  /** Empties it for reuse, keeping the buffer it grew. */
-  reset(): this {
-    this.pos = 0;
-    return this;
-  }
 }
+
+/**
+ * Scratch writers reused by every block (a seal encodes tens of thousands of columns; a fresh
+ * writer and buffer per column and per candidate mode was a large share of the sealing thread's
+ * allocations). Encoding is synchronous, so one set per thread is enough; each is reset before
+ * use and only its bytes are copied out.
+ */
+const scratch = { a: new Writer(), b: new Writer(), columns: new Writer() };
+const reset = (w: Writer): Writer => {
+  w.pos = 0;
+  // A merge of many blocks may have grown it; do not keep megabytes for the next small block.
+  if (w.buf.length > 1 << 20) w.buf = new Uint8Array(256);
+  return w;
+};
 
 class Reader {
   pos: number;
@@ -208,20 +221,15 @@ function decodeInts(r: Reader, m: number, mode: number, out: number[]): void {
 
 // ---- XOR columns -----------------------------------------------------------------------------
 
-const xorCur = new DataView(new ArrayBuffer(8));
-const xorBytes = new Uint8Array(xorCur.buffer);
-const xorPrev = new Uint8Array(8);
-const xorX = new Uint8Array(8);
-
 function encodeXor(w: Writer, vs: readonly number[]): void {
   if (vs.length === 0) return;
-  const cur = xorCur;
-  const prev = xorPrev;
-  const bytes = xorBytes;
+  const cur = new DataView(new ArrayBuffer(8));
+  const prev = new Uint8Array(8);
+  const bytes = new Uint8Array(cur.buffer);
   cur.setFloat64(0, vs[0]!);
   w.bytes(bytes);
   prev.set(bytes);
-  const x = xorX;
+  const x = new Uint8Array(8);
   for (let i = 1; i < vs.length; i++) {
     cur.setFloat64(0, vs[i]!);
     for (let k = 0; k < 8; k++) x[k] = bytes[k]! ^ prev[k]!;
@@ -256,14 +264,8 @@ function decodeXor(r: Reader, m: number, out: number[]): void {
 const isIntValue = (v: number): boolean =>
   Number.isInteger(v) && Math.abs(v) <= INT_LIMIT && !Object.is(v, -0);
 
-/**
- * The candidate encodings of a column, reused from column to column: a seal encodes every
- * column of every node (10,000 nodes at a restart), and four fresh writers per column were
- * most of its time and garbage.
- */
-const scratch = { delta: new Writer(), dod: new Writer(), xor: new Writer() };
-
-function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
+/** Appends one column (flags, presence bitmap, values) to w. */
+function encodeColumn(w: Writer, values: ReadonlyArray<number | null>): void {
   const present: number[] = [];
   let nulls = false;
   for (const v of values) {
@@ -273,27 +275,25 @@ function encodeColumn(values: ReadonlyArray<number | null>): Uint8Array {
   let body: Writer;
   let mode: number;
   if (present.every(isIntValue)) {
-    const a = scratch.delta.reset();
+    const a = reset(scratch.a);
     encodeInts(a, present, MODE_DELTA);
-    const b = scratch.dod.reset();
+    const b = reset(scratch.b);
     encodeInts(b, present, MODE_DOD);
     [mode, body] = b.pos < a.pos ? [MODE_DOD, b] : [MODE_DELTA, a];
   } else {
-    const x = scratch.xor.reset();
-    encodeXor(x, present);
-    [mode, body] = [MODE_XOR, x];
+    body = reset(scratch.a);
+    encodeXor(body, present);
+    mode = MODE_XOR;
   }
-  // Flags, the null bitmap, then the body: one allocation of the exact size.
-  const bitmapLength = nulls ? Math.ceil(values.length / 8) : 0;
-  const out = new Uint8Array(1 + bitmapLength + body.pos);
-  out[0] = mode | (nulls ? HAS_NULLS : 0);
+  w.byte(mode | (nulls ? HAS_NULLS : 0));
   if (nulls) {
+    const bitmap = new Uint8Array(Math.ceil(values.length / 8));
     values.forEach((v, i) => {
-      if (v !== null) out[1 + (i >> 3)]! |= 1 << (i & 7);
+      if (v !== null) bitmap[i >> 3]! |= 1 << (i & 7);
     });
+    w.bytes(bitmap);
   }
-  out.set(body.buf.subarray(0, body.pos), 1 + bitmapLength);
-  return out;
+  w.append(body);
 }
 
 function decodeColumn(
@@ -336,22 +336,26 @@ export function encodeBlock(block: BlockData): Uint8Array {
   const w = new Writer();
   w.byte(BLOCK_VERSION);
   w.varint(n);
-  const tw = new Writer();
+  const tw = reset(scratch.a);
   encodeInts(tw, block.times, MODE_DOD);
   w.varint(tw.pos);
-  w.bytes(tw.finish());
-  const columns = block.series.map((s) => {
+  w.append(tw);
+  // Every column goes into one scratch buffer; the directory needs their lengths first.
+  const columns = reset(scratch.columns);
+  const ends: number[] = [];
+  for (const s of block.series) {
     if (s.values.length !== n) throw new Error('every series needs one value per timestamp');
-    return encodeColumn(s.values);
-  });
+    encodeColumn(columns, s.values);
+    ends.push(columns.pos);
+  }
   w.varint(block.series.length);
   block.series.forEach((s, i) => {
     w.varint(s.key.kind);
     w.varint(s.key.id);
     w.varint(s.key.index);
-    w.varint(columns[i]!.length);
+    w.varint(ends[i]! - (i === 0 ? 0 : ends[i - 1]!));
   });
-  for (const c of columns) w.bytes(c);
+  w.append(columns);
   return w.finish();
 }
 

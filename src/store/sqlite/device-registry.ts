@@ -17,7 +17,38 @@ const SEEN_GRANULARITY_MS = 60_000;
 /** Distinct devices one node may have in the dictionary unless configured otherwise. */
 export const DEFAULT_MAX_DEVICES_PER_NODE = 4096;
 
-const keyOf = (kind: number, name: string): string => `${kind}\u0000${name}`;
+/**
+ * One node's dictionary: a map by name per device kind code (1–4), so a lookup hashes the name
+ * the report carries instead of building a "kind + name" key string for every device of every
+ * report.
+ */
+class NodeDevices {
+  size = 0;
+  private readonly byKind: Array<Map<string, DeviceEntry> | undefined> = [];
+
+  get(kind: number, name: string): DeviceEntry | undefined {
+    return this.byKind[kind]?.get(name);
+  }
+
+  has(kind: number, name: string): boolean {
+    return this.byKind[kind]?.has(name) === true;
+  }
+
+  set(e: DeviceEntry): void {
+    let names = this.byKind[e.kind];
+    if (!names) this.byKind[e.kind] = names = new Map();
+    if (!names.has(e.name)) this.size++;
+    names.set(e.name, e);
+  }
+
+  /** Removes the entry for e's kind and name if it is e itself. */
+  delete(e: DeviceEntry): void {
+    const names = this.byKind[e.kind];
+    if (names?.get(e.name) !== e) return;
+    names.delete(e.name);
+    this.size--;
+  }
+}
 
 /**
  * Maps (node, kind, name) to a small integer id so raw rows carry ids instead of names. The
@@ -27,7 +58,7 @@ const keyOf = (kind: number, name: string): string => `${kind}\u0000${name}`;
  * Ids created inside a transaction that rolls back are forgotten with it (begin/commit/rollback).
  */
 export class DeviceRegistry {
-  private readonly byNode = new Map<number, Map<string, DeviceEntry>>();
+  private readonly byNode = new Map<number, NodeDevices>();
   private pending: Array<() => void> = [];
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
   private readonly insert: BetterSqlite3.Statement<
@@ -70,7 +101,7 @@ export class DeviceRegistry {
     this.byNode.delete(nodeId);
   }
 
-  private entries(nodeId: number): Map<string, DeviceEntry> {
+  private entries(nodeId: number): NodeDevices {
     const cached = this.byNode.get(nodeId);
     if (cached) return cached;
     const rows = this.selectNode.all(nodeId) as Array<{
@@ -81,9 +112,9 @@ export class DeviceRegistry {
       alt: string;
       last_seen_at: number;
     }>;
-    const map = new Map<string, DeviceEntry>();
+    const map = new NodeDevices();
     for (const r of rows) {
-      map.set(keyOf(r.kind, r.name), {
+      map.set({
         kind: r.kind,
         name: r.name,
         id: r.id,
@@ -104,7 +135,7 @@ export class DeviceRegistry {
     const map = this.entries(nodeId);
     if (map.size + devices.length <= this.maxPerNode) return true;
     let unknown = 0;
-    for (const d of devices) if (!map.has(keyOf(DEVICE_KIND_CODE[d.kind], d.name))) unknown++;
+    for (const d of devices) if (!map.has(DEVICE_KIND_CODE[d.kind], d.name)) unknown++;
     return map.size + unknown <= this.maxPerNode;
   }
 
@@ -112,13 +143,12 @@ export class DeviceRegistry {
   idOf(nodeId: number, d: MetricsDeviceSample, now: number): number {
     const map = this.entries(nodeId);
     const kind = DEVICE_KIND_CODE[d.kind];
-    const key = keyOf(kind, d.name);
-    const found = map.get(key);
+    const found = map.get(kind, d.name);
     if (found && this.refresh(found, d, now)) return found.id;
     if (found) {
       // Its row is gone: pruned by retention on another ingest thread. Register it again.
-      map.delete(key);
-      this.pending.push(() => map.set(key, found));
+      map.delete(found);
+      this.pending.push(() => map.set(found));
     }
     const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
     const entry = {
@@ -129,10 +159,8 @@ export class DeviceRegistry {
       alt: d.alt,
       lastSeenAt: now,
     };
-    map.set(key, entry);
-    this.pending.push(() => {
-      if (map.get(key) === entry) map.delete(key);
-    });
+    map.set(entry);
+    this.pending.push(() => map.delete(entry));
     return entry.id;
   }
 

@@ -12,7 +12,7 @@ import {
 import { DEVICE_KIND_CODE, DEVICE_SCALES, HOST_COLUMNS, HOST_SCALES } from './metrics-codec.js';
 import type { OpenSample } from '../history-blocks/open-log-record.js';
 import type { OpenLogIndex } from './open-log-index.js';
-import { sealedWatermark } from './open-log-seal.js';
+import { sealMarks, unsealedFrom, type SealMarks } from './open-log-seal.js';
 
 /** The open-block logs a reader merges (docs/ingest-disk-writes.md), when there are any. */
 export interface OpenLogs {
@@ -96,10 +96,10 @@ export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
   }
 
   const sealedMarks = db
-    .prepare("SELECT name, watermark FROM metrics_jobs WHERE name LIKE 'open_log_sealed_%'")
+    .prepare("SELECT name, watermark FROM metrics_jobs WHERE name LIKE 'open_log_seal%'")
     .raw(true);
-  /** Each log followed by this read, with the watermark its records count from. */
-  let current: Array<{ log: OpenLogIndex; from: number }> = [];
+  /** Each log followed by this read, with the marks its records count from (open-log-seal.ts). */
+  let current: Array<{ log: OpenLogIndex; marks: SealMarks }> = [];
 
   /**
    * The watermarks are read first, in the snapshot, then the logs are brought up to date: a log
@@ -113,9 +113,9 @@ export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
       for (const log of open.logs()) {
         log.refresh();
         if (!log.header) continue;
-        const from = marks.get(sealedWatermark(log.header.shard)) ?? 0;
-        if (log.header.from > from) throw new RotatedMeanwhile();
-        current.push({ log, from });
+        const sealed = sealMarks((name) => marks.get(name), log.header.shard);
+        if (log.header.from > sealed.sealed) throw new RotatedMeanwhile();
+        current.push({ log, marks: sealed });
       }
     }
     return fn();
@@ -137,13 +137,17 @@ export function historySource(db: BetterSqlite3.Database, open?: OpenLogs) {
   /** A node's unsealed samples in [from, to) from every log of this read. */
   function openSamples(nodeId: number, from: number, to: number): OpenSample[] {
     const out: OpenSample[] = [];
-    for (const c of current) out.push(...c.log.samples(nodeId, Math.max(from, c.from), to));
+    for (const c of current) {
+      out.push(...c.log.samples(nodeId, Math.max(from, unsealedFrom(c.marks, nodeId)), to));
+    }
     return out;
   }
 
   function openTimes(nodeId: number, from: number, to: number): number[] {
     const out: number[] = [];
-    for (const c of current) out.push(...c.log.times(nodeId, Math.max(from, c.from), to));
+    for (const c of current) {
+      out.push(...c.log.times(nodeId, Math.max(from, unsealedFrom(c.marks, nodeId)), to));
+    }
     return out;
   }
 

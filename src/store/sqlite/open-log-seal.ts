@@ -6,12 +6,22 @@ import type { OpenLogIndex } from './open-log-index.js';
 import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
 
 /**
- * The seal step of the open-block log (docs/ingest-disk-writes.md): one transaction writes every
- * closed window of one log as blocks, checkpoints each node's newest projection into
- * `node_current`, and records the boundary as the log's sealed watermark. Replay and readers skip
- * log records before that watermark, so a crash between this commit and the log's rotation
- * neither loses nor doubles a point. The commit is synced (synchronous=FULL for this one
- * transaction) because the rotation that follows drops the log's copy.
+ * The seal step of the open-block log (docs/ingest-disk-writes.md): the closed windows of one
+ * log become blocks, each node's newest projection is checkpointed into `node_current`, and the
+ * boundary is recorded as the log's sealed watermark. Replay and readers skip log records before
+ * that watermark, so a crash between the last commit and the log's rotation neither loses nor
+ * doubles a point.
+ *
+ * With 10,000 nodes a seal writes some 40 MB of projections plus the blocks; as one transaction
+ * it held the thread's commits (and the shared write slot) for seconds, longer than a report's
+ * deadline. So it runs as short transactions over ascending node ranges (`LogSeal.step`), each
+ * committing its nodes' blocks and projections together with a progress mark (the boundary
+ * being sealed to and the highest node done), and the thread commits reports between them.
+ * Readers and a later seal take a node's samples from the boundary when the node is at or
+ * below the mark, else from the watermark; a seal interrupted by a crash is resumed, to the
+ * same boundary, before any newer one. The last step moves the watermark, synced
+ * (synchronous=FULL for that transaction), because the rotation that follows drops the log's
+ * copy; the steps before it need no sync of their own: that commit syncs the WAL up to it.
  */
 
 /**
@@ -19,6 +29,36 @@ import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
  * at its watermark, so a log whose header starts later was rotated by a newer seal.
  */
 export const sealedWatermark = (shard: number) => `open_log_sealed_${shard}`;
+/** Boundary of the seal in progress (meaningful while above the watermark). */
+export const sealingTo = (shard: number) => `open_log_sealing_to_${shard}`;
+/** Highest node id the seal in progress has committed. */
+export const sealingThrough = (shard: number) => `open_log_sealing_through_${shard}`;
+
+/** Where one log's sealed part ends, node by node. */
+export interface SealMarks {
+  sealed: number;
+  /** Boundary of an unfinished seal, or `sealed` when there is none. */
+  to: number;
+  through: number;
+}
+
+export function sealMarks(get: (name: string) => number | undefined, shard: number): SealMarks {
+  const sealed = get(sealedWatermark(shard)) ?? 0;
+  const to = get(sealingTo(shard)) ?? sealed;
+  return to > sealed
+    ? { sealed, to, through: get(sealingThrough(shard)) ?? Number.MIN_SAFE_INTEGER }
+    : { sealed, to: sealed, through: Number.MIN_SAFE_INTEGER };
+}
+
+/** Receive time from which a node's log samples are not yet in blocks. */
+export function unsealedFrom(marks: SealMarks, node: number): number {
+  return node <= marks.through ? marks.to : marks.sealed;
+}
+
+/** Boundary of a seal that was started and not finished (a crash, a failed step), if any. */
+export function unfinishedSeal(marks: SealMarks): number | undefined {
+  return marks.to > marks.sealed ? marks.to : undefined;
+}
 
 export interface LogSealResult {
   blocks: number;
@@ -26,6 +66,138 @@ export interface LogSealResult {
   projections: number;
 }
 
+/** Bytes one step writes before it commits: a few milliseconds of work on a quiet disk. */
+export const SEAL_STEP_BYTES = 512 * 1024;
+
+export class LogSeal {
+  readonly result: LogSealResult = { blocks: 0, points: 0, projections: 0 };
+  /** Receive time of the projection written for each node: newer ones stay in the log. */
+  readonly written = new Map<number, number>();
+  private readonly nodes: number[];
+  private next = 0;
+  private readonly marks: SealMarks;
+  private readonly jobs: ReturnType<typeof watermarks>;
+  private readonly insert: BetterSqlite3.Statement;
+  private readonly current: BetterSqlite3.Statement;
+  private readonly storedAt: BetterSqlite3.Statement;
+  private readonly account: ReturnType<typeof dayAccounting>;
+  private finished = false;
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    private readonly index: OpenLogIndex,
+    private readonly shard: number,
+    readonly boundary: number,
+    private readonly sealMs: number,
+    private readonly stepBytes = SEAL_STEP_BYTES,
+  ) {
+    index.refresh();
+    this.jobs = watermarks(db);
+    this.marks = sealMarks(this.jobs.get, shard);
+    const pending = unfinishedSeal(this.marks);
+    if (pending !== undefined && pending !== boundary) {
+      throw new Error(`seal of log ${shard} to ${pending} unfinished; resume it first`);
+    }
+    // Nodes the interrupted seal committed are done; a node's projection is written only if
+    // newer than the stored one, so nothing is rewritten either way.
+    this.nodes = index.nodeIds().filter((n) => pending === undefined || n > this.marks.through);
+    this.insert = db.prepare(
+      'INSERT INTO metrics_blocks (node_id, t_start, t_end, count, data) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.current = db.prepare(UPSERT_NODE_CURRENT_SQL);
+    this.storedAt = db.prepare('SELECT received_at FROM node_current WHERE node_id = ?').pluck();
+    this.account = dayAccounting(db);
+  }
+
+  /** Whether every node range is committed (only `finish` is left). */
+  get ranges(): boolean {
+    return this.next >= this.nodes.length;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** Commits the next node range (one short transaction); false when none was left. */
+  step(): boolean {
+    if (this.ranges) return false;
+    this.index.refresh();
+    this.db.transaction(() => {
+      let bytes = 0;
+      let last = this.nodes[this.next]!;
+      while (this.next < this.nodes.length && bytes < this.stepBytes) {
+        last = this.nodes[this.next++]!;
+        bytes += this.sealNode(last);
+      }
+      this.jobs.set(sealingTo(this.shard), this.boundary);
+      this.jobs.set(sealingThrough(this.shard), last);
+    })();
+    return true;
+  }
+
+  /** Moves the watermark to the boundary, synced: the log's sealed part may then be dropped. */
+  finish(): LogSealResult {
+    while (this.step());
+    const previous = this.db.pragma('synchronous', { simple: true }) as number;
+    this.db.pragma('synchronous = FULL');
+    try {
+      this.db.transaction(() => {
+        this.jobs.set(sealedWatermark(this.shard), Math.max(this.marks.sealed, this.boundary));
+      })();
+    } finally {
+      this.db.pragma(`synchronous = ${previous}`);
+    }
+    this.finished = true;
+    return this.result;
+  }
+
+  /** Writes one node's closed windows and newest projection; returns the bytes written. */
+  private sealNode(node: number): number {
+    let bytes = 0;
+    const windows = new Map<number, StoredRow[]>();
+    for (const s of this.index.samples(node, unsealedFrom(this.marks, node), this.boundary)) {
+      const window = Math.floor(s.at / this.sealMs) * this.sealMs;
+      let rows = windows.get(window);
+      if (!rows) windows.set(window, (rows = []));
+      rows.push({ at: s.at, host: [...s.host], devices: storedDevices(s.devices) });
+    }
+    for (const rows of windows.values()) {
+      const data = encodeBlock(rowsToBlock(rows));
+      const tStart = rows[0]!.at;
+      this.insert.run(node, tStart, rows.at(-1)!.at, rows.length, data);
+      this.account(tStart, data.length, rows.length, 1);
+      this.result.blocks++;
+      this.result.points += rows.length;
+      bytes += data.length;
+    }
+    const p = this.index.projection(node);
+    if (p) {
+      this.written.set(node, p.at);
+      const stored = this.storedAt.get(node) as number | undefined;
+      if (stored === undefined || p.at > stored) {
+        this.current.run(
+          node,
+          p.at,
+          p.reportedAt,
+          p.at,
+          p.runtimeJson,
+          p.smartJson,
+          p.thermalJson,
+          p.pressureJson,
+        );
+        this.result.projections++;
+        bytes +=
+          p.runtimeJson.length +
+          (p.smartJson?.length ?? 0) +
+          (p.thermalJson?.length ?? 0) +
+          (p.pressureJson?.length ?? 0);
+      }
+    }
+    return bytes;
+  }
+}
+
+/** A whole seal at once (start, stop, tests): every range, then the watermark. */
 export function sealOpenLog(
   db: BetterSqlite3.Database,
   index: OpenLogIndex,
@@ -33,54 +205,5 @@ export function sealOpenLog(
   boundary: number,
   sealMs: number,
 ): LogSealResult {
-  index.refresh();
-  const marks = watermarks(db);
-  const insert = db.prepare(
-    'INSERT INTO metrics_blocks (node_id, t_start, t_end, count, data) VALUES (?, ?, ?, ?, ?)',
-  );
-  const current = db.prepare(UPSERT_NODE_CURRENT_SQL);
-  const account = dayAccounting(db);
-  const result: LogSealResult = { blocks: 0, points: 0, projections: 0 };
-  const previous = db.pragma('synchronous', { simple: true }) as number;
-  db.pragma('synchronous = FULL');
-  try {
-    db.transaction(() => {
-      const sealedBefore = marks.get(sealedWatermark(shard)) ?? 0;
-      for (const node of index.nodeIds()) {
-        const windows = new Map<number, StoredRow[]>();
-        for (const s of index.samples(node, sealedBefore, boundary)) {
-          const window = Math.floor(s.at / sealMs) * sealMs;
-          let rows = windows.get(window);
-          if (!rows) windows.set(window, (rows = []));
-          rows.push({ at: s.at, host: [...s.host], devices: storedDevices(s.devices) });
-        }
-        for (const rows of windows.values()) {
-          const data = encodeBlock(rowsToBlock(rows));
-          const tStart = rows[0]!.at;
-          insert.run(node, tStart, rows.at(-1)!.at, rows.length, data);
-          account(tStart, data.length, rows.length, 1);
-          result.blocks++;
-          result.points += rows.length;
-        }
-        const p = index.projection(node);
-        if (p) {
-          current.run(
-            node,
-            p.at,
-            p.reportedAt,
-            p.at,
-            p.runtimeJson,
-            p.smartJson,
-            p.thermalJson,
-            p.pressureJson,
-          );
-          result.projections++;
-        }
-      }
-      marks.set(sealedWatermark(shard), Math.max(sealedBefore, boundary));
-    })();
-  } finally {
-    db.pragma(`synchronous = ${previous}`);
-  }
-  return result;
+  return new LogSeal(db, index, shard, boundary, sealMs).finish();
 }

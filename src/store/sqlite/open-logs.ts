@@ -6,7 +6,13 @@ import { DEFAULT_SEAL_MS, SEAL_GRACE_MS } from './history-blocks.js';
 import type { OpenLogs } from './history-source.js';
 import { OpenLogFile } from './open-log.js';
 import { OpenLogIndex } from './open-log-index.js';
-import { sealOpenLog, sealedWatermark, type LogSealResult } from './open-log-seal.js';
+import {
+  LogSeal,
+  sealMarks,
+  sealedWatermark,
+  unfinishedSeal,
+  type LogSealResult,
+} from './open-log-seal.js';
 import { watermarks } from './metrics-jobs-state.js';
 
 /**
@@ -87,9 +93,64 @@ function newestSample(index: OpenLogIndex): number | undefined {
 }
 
 /**
- * Seals the log's closed windows (those ending `SEAL_GRACE_MS` before `now`) and starts a new
- * file holding only the samples still open. Call it with no sync of the log in flight.
+ * One seal of a log: its node ranges, committed one short transaction at a time (`step`, so the
+ * thread commits reports between them), then `finish`: the watermark and the rotation to a new
+ * file holding only what is still open (samples from the boundary on, and projections newer
+ * than those the seal wrote). Call `finish` with no sync of the log in flight.
  */
+export class SealRun {
+  constructor(
+    private readonly seal: LogSeal,
+    private readonly file: OpenLogFile,
+  ) {}
+
+  get boundary(): number {
+    return this.seal.boundary;
+  }
+
+  /** Commits the next node range; false once only `finish` is left. */
+  step(): boolean {
+    return this.seal.step();
+  }
+
+  finish(): LogSealResult {
+    const result = this.seal.finish();
+    const boundary = this.seal.boundary;
+    const written = this.seal.written;
+    this.file.rotate(boundary, (p) => {
+      const head = recordHead(p);
+      if (head.type === SAMPLE) return head.at >= boundary;
+      return head.at > (written.get(head.node) ?? Number.NEGATIVE_INFINITY);
+    });
+    return result;
+  }
+}
+
+function marksOf(db: BetterSqlite3.Database, shard: number) {
+  return sealMarks(watermarks(db).get, shard);
+}
+
+/**
+ * The next seal of the log's closed windows (those ending `SEAL_GRACE_MS` before `now`), or
+ * the rest of one a crash or a failed step interrupted (to its boundary; the next call seals
+ * the windows closed since). Undefined when nothing is closed.
+ */
+export function planSeal(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  index: OpenLogIndex,
+  shard: number,
+  now: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+  stepBytes?: number,
+): SealRun | undefined {
+  const boundary =
+    unfinishedSeal(marksOf(db, shard)) ?? Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
+  if (boundary <= file.from) return undefined;
+  return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes), file);
+}
+
+/** `planSeal` run to its end at once. Call it with no sync of the log in flight. */
 export function sealClosedWindows(
   db: BetterSqlite3.Database,
   file: OpenLogFile,
@@ -98,20 +159,13 @@ export function sealClosedWindows(
   now: number,
   sealMs: number = DEFAULT_SEAL_MS,
 ): LogSealResult | undefined {
-  const boundary = Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
-  if (boundary <= file.from) return undefined;
-  const result = sealOpenLog(db, index, shard, boundary, sealMs);
-  file.rotate(boundary, (p) => {
-    const head = recordHead(p);
-    return head.type === SAMPLE && head.at >= boundary;
-  });
-  return result;
+  return planSeal(db, file, index, shard, now, sealMs)?.finish();
 }
 
 /**
  * Seals every record of the log, the open window's too (it gives the window a second block
  * later, which readers and retention allow), and empties the file: at a stop, and at start for
- * what a crash left.
+ * what a crash left (first the rest of a seal it interrupted).
  */
 export function sealEverything(
   db: BetterSqlite3.Database,
@@ -120,11 +174,20 @@ export function sealEverything(
   shard: number,
   sealMs: number = DEFAULT_SEAL_MS,
 ): LogSealResult {
+  const total: LogSealResult = { blocks: 0, points: 0, projections: 0 };
+  const add = (r: LogSealResult) => {
+    total.blocks += r.blocks;
+    total.points += r.points;
+    total.projections += r.projections;
+  };
+  const pending = unfinishedSeal(marksOf(db, shard));
+  if (pending !== undefined) {
+    add(new SealRun(new LogSeal(db, index, shard, pending, sealMs), file).finish());
+  }
   index.refresh();
   const boundary = Math.max(file.from, sealedBoundary(db, shard), (newestSample(index) ?? 0) + 1);
-  const result = sealOpenLog(db, index, shard, boundary, sealMs);
-  file.rotate(boundary, () => false);
-  return result;
+  add(new SealRun(new LogSeal(db, index, shard, boundary, sealMs), file).finish());
+  return total;
 }
 
 /**

@@ -16,6 +16,19 @@ describe('ViewSlab', () => {
     });
   });
 
+  it('assembles the same view from a rest given as UTF-8 bytes', () => {
+    const rest = '"a":"é€","b":[2]';
+    const fromText = new ViewSlab();
+    fromText.write('{"id":"1"}', [rest]);
+    const fromBytes = new ViewSlab();
+    fromBytes.writeBytes('{"id":"1"}', new TextEncoder().encode(rest));
+    expect(fromBytes.text()).toBe(fromText.text());
+    expect(Buffer.compare(fromBytes.bytes(), fromText.bytes())).toBe(0);
+    // And the node swap finds the rest where write would have put it.
+    fromBytes.replaceNode('{"id":"2"}');
+    expect(JSON.parse(fromBytes.text())).toEqual({ node: { id: '2' }, a: 'é€', b: [2] });
+  });
+
   it('swaps the node object keeping the rest, growing or shrinking', () => {
     const s = new ViewSlab();
     s.write('{"title":"a"}', ['"x":"', 'y'.repeat(1000), '"']);
