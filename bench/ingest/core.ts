@@ -29,7 +29,7 @@ import { createIngestHost } from '../../src/workers/ingest-host.js';
 import { IngestCore } from '../../src/domain/ingest/ingest-core.js';
 import { OpenLogFile } from '../../src/store/sqlite/open-log.js';
 import { OpenLogCommitter } from '../../src/store/sqlite/open-log-committer.js';
-import { planSeal } from '../../src/store/sqlite/open-logs.js';
+import { ROTATE_STEP_BYTES, planSeal } from '../../src/store/sqlite/open-logs.js';
 import { SEAL_STEP_BYTES } from '../../src/store/sqlite/open-log-seal.js';
 import { DEFAULT_SEAL_MS, SEAL_GRACE_MS } from '../../src/store/sqlite/history-blocks.js';
 import { encodeProjection, encodeSample } from '../../src/store/history-blocks/open-log-record.js';
@@ -212,11 +212,12 @@ try {
     const cpu = process.cpuUsage(cpu0);
     console.log(
       `seal: ${r?.projections ?? 0} projections, ${r?.points ?? 0} points in ${r?.blocks ?? 0} blocks, ` +
-        `${steps} steps of ≤ ${stepBytes ?? SEAL_STEP_BYTES} B with ${during} reports committed between them`,
+        `${steps} steps (node ranges of ≤ ${stepBytes ?? SEAL_STEP_BYTES} B, then copies of ≤ ${ROTATE_STEP_BYTES} B of the log) ` +
+        `with ${during} reports committed between them`,
     );
     console.log(
       `seal pause max ${Math.max(longest, finishMs).toFixed(0)} ms (longest step ${longest.toFixed(0)} ms, ` +
-        `last step: watermark and rotation ${finishMs.toFixed(0)} ms); whole seal ${ms.toFixed(0)} ms, ` +
+        `last step: watermark and rename ${finishMs.toFixed(0)} ms); whole seal ${ms.toFixed(0)} ms, ` +
         `CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, disk writes ${((writtenBytes() - w0) / 1048576).toFixed(1)} MiB`,
     );
   }

@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
 import { printTargets, type TargetFigures } from './targets.js';
-import { sealedBytes, storedBytes, storedReports, tableBytes } from './sqlite.js';
+import { sealLeftovers, sealedBytes, storedBytes, storedReports, tableBytes } from './sqlite.js';
 import {
   cpuPerReport,
   rssMb,
@@ -371,6 +371,12 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await Promise.all(dashes.map((d) => stopDash(d, true)));
       stopMs = performance.now() - t0;
+      const left = sealLeftovers(dbPath);
+      if (left > 0) {
+        console.log(
+          `the stop left ${fmt(left)} reports in the open-block logs (cut short after ${fmt(stopMs)} ms); sealed them here`,
+        );
+      }
     }
     const rows = db ? await db.rows() : storedReports(dbPath);
     const total = await tableTotal();

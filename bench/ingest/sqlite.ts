@@ -1,7 +1,7 @@
 /** The SQLite side of the ingest benchmark: what the run's database file holds. */
 import BetterSqlite3 from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import { existingOpenLogs } from '../../src/store/sqlite/open-logs.js';
+import { existingOpenLogs, sealLeftLogs } from '../../src/store/sqlite/open-logs.js';
 import { sealAll } from '../../src/store/sqlite/history-blocks.js';
 
 /** Bytes the database's pages in use and its open-block logs (reports not yet sealed) take. */
@@ -60,6 +60,19 @@ export function storedReports(dbPath: string): number {
       .pluck()
       .get() as number;
     return raw + sealed;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Seals what a stopped server left in its open-block logs, as the next `dash serve` start would
+ * (a stop cut short by its 15 s limit leaves records there); returns the points sealed.
+ */
+export function sealLeftovers(dbPath: string): number {
+  const db = new BetterSqlite3(dbPath);
+  try {
+    return sealLeftLogs(db, dbPath).points;
   } finally {
     db.close();
   }

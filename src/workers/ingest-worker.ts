@@ -39,10 +39,11 @@ export interface SealReport {
   blocks: number;
   points: number;
   projections: number;
-  /** Transactions over node ranges, and the longest of them: how long commits waited. */
+  /** Steps (node range transactions, then copies of the log's open part), and the longest of
+   * them or the last one: the longest any commit waited. */
   steps: number;
   longestStepMs: number;
-  /** The last step: the synced watermark commit and the log's rotation. */
+  /** The last step: the synced watermark commit, the copy of what came since, the rename. */
   finishMs: number;
   /** From the first step to the end, reports committed in between. */
   totalMs: number;
@@ -241,6 +242,7 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
   const report: SealReport = {
     shard,
     ...result,
+    // The last call found nothing left: it was no step.
     steps: steps - 1,
     longestStepMs: Math.max(longestStepMs, finishMs),
     finishMs,

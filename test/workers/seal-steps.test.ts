@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/platform/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { startIngestWorker } from '../../src/workers/ingest-worker-client.js';
 import { agentReport } from '../support/agent-payloads.js';
 import { tempHome } from '../support/build-app.js';
@@ -13,8 +13,12 @@ describe('a seal on the ingest thread', () => {
   it('lets a report that arrives during the seal commit and be answered before it ends', async () => {
     const home = tempHome();
     await seedNodes(home, NODES);
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', {
+      write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>),
+    });
     // One node per seal step: the seal below takes NODES transactions.
-    const backend = startIngestWorker(join(home, 'dash.db'), silentLogger, () => T, 15, {
+    const backend = startIngestWorker(join(home, 'dash.db'), log, () => T, 15, {
       shard: 0,
       sealStepBytes: 1,
     });
@@ -43,6 +47,11 @@ describe('a seal on the ingest thread', () => {
       await Promise.all([seal, during]);
       // One transaction for the whole seal answered the report only after it.
       expect(order).toEqual(['report', 'seal']);
+      // How long it held commits is logged.
+      const sealed = lines.find((l) => l.msg === 'open-block log sealed');
+      expect(sealed).toMatchObject({ shard: 0, points: 2 * NODES });
+      expect(sealed?.steps).toBeGreaterThanOrEqual(NODES);
+      expect(typeof sealed?.longestStepMs).toBe('number');
     } finally {
       await backend.close();
     }

@@ -5,6 +5,7 @@ import { publishAgentAssets } from '../../deploy/agent-assets.js';
 import { startLocalAgent } from '../local-agent.js';
 import { dashCommand } from '../hints.js';
 import { boundHeapGrowth } from '../../platform/heap.js';
+import type { FrontState } from '../../domain/front/front-state.js';
 import { nameNodeThreads } from '../../platform/thread-names.js';
 
 function banner(url: string, generated: string | undefined, setPassword: string): string {
@@ -20,6 +21,17 @@ function banner(url: string, generated: string | undefined, setPassword: string)
     );
   }
   return lines.join('\n') + '\n\n';
+}
+
+/**
+ * Renders the front views the start left unrendered, a slice per turn of the event loop, so
+ * that requests are served meanwhile (a request needing a view renders it first itself).
+ */
+function renderFrontViews(front: FrontState): void {
+  const slice = (): void => {
+    if (front.renderPending(250) > 0) setImmediate(slice);
+  };
+  setImmediate(slice);
 }
 
 /** `dash serve`: start in the foreground; SIGTERM/SIGINT drain requests and close the store. */
@@ -45,6 +57,7 @@ export async function serveCommand(): Promise<void> {
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
   deps.scheduler.start();
+  renderFrontViews(deps.front);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.listen.port;
   const localAgent = config.localAgent

@@ -50,6 +50,30 @@ const INSERT_RAW = `INSERT INTO metrics_raw (${RAW_COLUMNS.join(', ')})
   ).join(', ')})
   ON CONFLICT DO NOTHING RETURNING node_id, received_at`;
 
+/**
+ * The four JSON columns of a projection upsert (runtime, SMART, thermal, pressure) from
+ * parameters `$first`..`$first+3`, one JSON array of strings each (see jsonParams).
+ */
+function jsonColumns(first: number): string {
+  return [0, 1, 2, 3].map((i) => `json_array_elements_text($${first + i}::json)`).join(', ');
+}
+
+/**
+ * The projections' JSON columns as one JSON array each. node-postgres writes a `text[]`
+ * parameter by escaping every element with two regular expressions in JavaScript, 27 times
+ * slower than JSON.stringify for these 1-4 KB documents (measured); it was the largest part of
+ * the ingest thread's commit work. PostgreSQL unpacks the arrays with
+ * json_array_elements_text, zipped with the other columns by ROWS FROM (JSON null: SQL NULL).
+ */
+function jsonParams(rows: readonly MetricsWrite[]): string[] {
+  return [
+    JSON.stringify(rows.map((e) => e.current.runtimeJson ?? JSON.stringify(e.current.runtime))),
+    JSON.stringify(rows.map((e) => e.current.smartJson)),
+    JSON.stringify(rows.map((e) => e.current.thermalJson)),
+    JSON.stringify(rows.map((e) => e.current.pressureJson)),
+  ];
+}
+
 interface RawRow {
   entry: MetricsWrite;
   receivedAt: number;
@@ -199,8 +223,8 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
       await client.query(
         `INSERT INTO node_current AS c (node_id, received_at, reported_at, first_received_at,
            runtime_json, smart_json, thermal_json, pressure_json)
-         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[],
-           $5::text[], $6::text[], $7::text[], $8::text[])
+         SELECT * FROM ROWS FROM (unnest($1::bigint[]), unnest($2::bigint[]),
+           unnest($3::bigint[]), unnest($4::bigint[]), ${jsonColumns(5)})
          ON CONFLICT (node_id) DO UPDATE SET
            received_at = excluded.received_at, reported_at = excluded.reported_at,
            runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
@@ -211,10 +235,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
           rows.map((r) => r.e.receivedAt),
           rows.map((r) => r.e.current.reportedAt),
           rows.map((r) => r.first),
-          rows.map((r) => r.e.current.runtimeJson ?? JSON.stringify(r.e.current.runtime)),
-          rows.map((r) => r.e.current.smartJson),
-          rows.map((r) => r.e.current.thermalJson),
-          rows.map((r) => r.e.current.pressureJson),
+          ...jsonParams(rows.map((r) => r.e)),
         ],
       );
     }
@@ -235,8 +256,8 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
     await client.query(
       `INSERT INTO node_live AS l (node_id, received_at, reported_at,
          runtime_json, smart_json, thermal_json, pressure_json)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[],
-         $4::text[], $5::text[], $6::text[], $7::text[])
+       SELECT * FROM ROWS FROM (unnest($1::bigint[]), unnest($2::bigint[]),
+         unnest($3::bigint[]), ${jsonColumns(4)})
        ON CONFLICT (node_id) DO UPDATE SET
          received_at = excluded.received_at, reported_at = excluded.reported_at,
          runtime_json = excluded.runtime_json, smart_json = excluded.smart_json,
@@ -246,10 +267,7 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
         rows.map((e) => e.nodeId),
         rows.map((e) => e.receivedAt),
         rows.map((e) => e.current.reportedAt),
-        rows.map((e) => e.current.runtimeJson ?? JSON.stringify(e.current.runtime)),
-        rows.map((e) => e.current.smartJson),
-        rows.map((e) => e.current.thermalJson),
-        rows.map((e) => e.current.pressureJson),
+        ...jsonParams(rows),
       ],
     );
   }

@@ -20,6 +20,29 @@ import { dropPartitionsBefore } from './partitions.js';
  * partitions: `prune` drops whole days before the cut-off (a partition counts as one in its
  * result); a write for a day without a partition creates it first.
  */
+/**
+ * Splits rows into runs in which no key repeats, keeping each key's rows in order: one
+ * multi-row upsert per run (PostgreSQL refuses an upsert that would change one row twice), so
+ * a batch takes a statement per table instead of one per row, with the same result as applying
+ * the rows one by one. A batch normally has each key once: one run.
+ */
+export function distinctRounds<T>(rows: readonly T[], key: (row: T) => string): T[][] {
+  const seen = new Map<string, number>();
+  const out: T[][] = [];
+  for (const row of rows) {
+    const k = key(row);
+    const round = seen.get(k) ?? 0;
+    seen.set(k, round + 1);
+    (out[round] ??= []).push(row);
+  }
+  return out;
+}
+
+/** One parameter array per column, for `unnest`. */
+function columns<T>(rows: readonly T[], cols: ReadonlyArray<(row: T) => unknown>): unknown[][] {
+  return cols.map((col) => rows.map(col));
+}
+
 export function postgresTrafficRepo(pool: pg.Pool, guard: PartitionGuard): TrafficRepo {
   const rows = async <T extends QueryResultRow>(sql: string, params: unknown[]) =>
     (await pool.query<T>(sql, params)).rows;
@@ -50,45 +73,62 @@ export function postgresTrafficRepo(pool: pg.Pool, guard: PartitionGuard): Traff
             ],
           );
         }
-        for (const i of b.ifaces) {
+        for (const part of distinctRounds(b.ifaces, (i) => `${i.nodeId}\u0000${i.iface}`)) {
           await c.query(
             `INSERT INTO traffic_iface AS t (node_id, iface, first_at, last_at, last_rx, last_tx)
-             VALUES ($1, $2, $3, $4, $5, $6)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[],
+               $5::bigint[], $6::bigint[])
              ON CONFLICT (node_id, iface) DO UPDATE SET first_at = least(t.first_at, excluded.first_at),
                last_at = excluded.last_at, last_rx = excluded.last_rx, last_tx = excluded.last_tx`,
-            [i.nodeId, i.iface, i.firstAt, i.lastAt, i.lastRx, i.lastTx],
+            columns(part, [
+              (i) => i.nodeId,
+              (i) => i.iface,
+              (i) => i.firstAt,
+              (i) => i.lastAt,
+              (i) => i.lastRx,
+              (i) => i.lastTx,
+            ]),
           );
         }
-        for (const f of b.facts) {
+        for (const part of distinctRounds(
+          b.facts,
+          (f) => `${f.nodeId}\u0000${f.iface}\u0000${f.bucket}`,
+        )) {
           await c.query(
             `INSERT INTO traffic_5m AS t (node_id, iface, bucket, in_bytes, out_bytes, valid_in,
                valid_out, valid_ms, gap_count, reset_count)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[],
+               $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
              ON CONFLICT (node_id, iface, bucket) DO UPDATE SET
                in_bytes = t.in_bytes + excluded.in_bytes, out_bytes = t.out_bytes + excluded.out_bytes,
                valid_in = t.valid_in + excluded.valid_in, valid_out = t.valid_out + excluded.valid_out,
                valid_ms = t.valid_ms + excluded.valid_ms, gap_count = t.gap_count + excluded.gap_count,
                reset_count = t.reset_count + excluded.reset_count`,
-            [
-              f.nodeId,
-              f.iface,
-              f.bucket,
-              f.inBytes,
-              f.outBytes,
-              f.validIn,
-              f.validOut,
-              f.validMs,
-              f.gapCount,
-              f.resetCount,
-            ],
+            columns(part, [
+              (f) => f.nodeId,
+              (f) => f.iface,
+              (f) => f.bucket,
+              (f) => f.inBytes,
+              (f) => f.outBytes,
+              (f) => f.validIn,
+              (f) => f.validOut,
+              (f) => f.validMs,
+              (f) => f.gapCount,
+              (f) => f.resetCount,
+            ]),
           );
         }
-        for (const u of b.usage) {
+        for (const part of distinctRounds(
+          b.usage,
+          (u) => `${u.nodeId}\u0000${u.iface}\u0000${u.cycleStart}`,
+        )) {
           await c.query(
             `INSERT INTO traffic_cycle_usage AS t (node_id, iface, cycle_start, cycle_end, in_bytes,
                out_bytes, sample_count, gap_count, reset_count, peak_in, peak_out, peak_total,
                covered_from, covered_until)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[],
+               $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::float8[], $11::float8[],
+               $12::float8[], $13::bigint[], $14::bigint[])
              ON CONFLICT (node_id, iface, cycle_start) DO UPDATE SET
                in_bytes = t.in_bytes + excluded.in_bytes, out_bytes = t.out_bytes + excluded.out_bytes,
                sample_count = t.sample_count + excluded.sample_count,
@@ -99,22 +139,22 @@ export function postgresTrafficRepo(pool: pg.Pool, guard: PartitionGuard): Traff
                peak_total = greatest(t.peak_total, excluded.peak_total),
                covered_from = least(t.covered_from, excluded.covered_from),
                covered_until = greatest(t.covered_until, excluded.covered_until)`,
-            [
-              u.nodeId,
-              u.iface,
-              u.cycleStart,
-              u.cycleEnd,
-              u.inBytes,
-              u.outBytes,
-              u.sampleCount,
-              u.gapCount,
-              u.resetCount,
-              u.peakIn,
-              u.peakOut,
-              u.peakTotal,
-              u.coveredFrom,
-              u.coveredUntil,
-            ],
+            columns(part, [
+              (u) => u.nodeId,
+              (u) => u.iface,
+              (u) => u.cycleStart,
+              (u) => u.cycleEnd,
+              (u) => u.inBytes,
+              (u) => u.outBytes,
+              (u) => u.sampleCount,
+              (u) => u.gapCount,
+              (u) => u.resetCount,
+              (u) => u.peakIn,
+              (u) => u.peakOut,
+              (u) => u.peakTotal,
+              (u) => u.coveredFrom,
+              (u) => u.coveredUntil,
+            ]),
           );
         }
       });

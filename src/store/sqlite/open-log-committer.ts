@@ -29,7 +29,8 @@ interface Pending {
  *
  * A sample's time is its receive time, moved to the next free millisecond when the node already
  * has a sample at that time in the log (as `metrics_raw`'s key moves it), and never before the
- * log's seal boundary (records before it would count as sealed).
+ * log's seal boundary, nor that of a seal in progress (records before it would count as sealed,
+ * or be dropped by the rotation).
  */
 export class OpenLogCommitter implements BatchCommitter {
   readonly rules: ReportRules;
@@ -114,7 +115,7 @@ export class OpenLogCommitter implements BatchCommitter {
     let times = this.batchTimes.get(e.nodeId);
     if (!times) this.batchTimes.set(e.nodeId, (times = new Set()));
     const batch = times;
-    const at = firstFreeTime(e.nodeId, Math.max(e.receivedAt, this.log.from), (t) => {
+    const at = firstFreeTime(e.nodeId, Math.max(e.receivedAt, this.log.appendFrom), (t) => {
       if (batch.has(t) || this.inLog(e.nodeId, t)) return false;
       batch.add(t);
       return true;

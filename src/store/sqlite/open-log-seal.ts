@@ -67,7 +67,7 @@ export interface LogSealResult {
 }
 
 /** Bytes one step writes before it commits: a few milliseconds of work on a quiet disk. */
-export const SEAL_STEP_BYTES = 512 * 1024;
+export const SEAL_STEP_BYTES = 128 * 1024;
 
 export class LogSeal {
   readonly result: LogSealResult = { blocks: 0, points: 0, projections: 0 };

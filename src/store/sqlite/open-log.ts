@@ -109,6 +109,11 @@ function readAll(fd: number): Buffer {
   return buf.subarray(0, got);
 }
 
+function writeAll(fd: number, buf: Buffer, position: number): void {
+  let done = 0;
+  while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done, position + done);
+}
+
 function syncDir(path: string): void {
   const fd = openSync(dirname(path), 'r');
   try {
@@ -143,6 +148,23 @@ export class OpenLogFile {
   /** The seal boundary the file starts at: every record in it is at or after it. */
   get from(): number {
     return this.start;
+  }
+
+  /** Boundary of a seal in progress: no sample may be stored before it any more. */
+  private sealing = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The earliest time a new sample may have: the file's boundary, or that of the seal in
+   * progress (`sealingTo`). A sample received before a boundary whose node the seal has
+   * already written would otherwise be dropped by the rotation.
+   */
+  get appendFrom(): number {
+    return Math.max(this.start, this.sealing);
+  }
+
+  /** Marks a seal to `boundary` as started, until the rotation to it. */
+  sealingTo(boundary: number): void {
+    this.sealing = Math.max(this.sealing, boundary);
   }
 
   static open(path: string, fresh: OpenLogHeader): OpenLogFile {
@@ -217,39 +239,97 @@ export class OpenLogFile {
     fdatasyncSync(this.fd);
   }
 
+  /** A rotation in progress: its file beside this one, and how far this file is copied. */
+  private next: { fd: number; from: number; copied: number; end: number } | undefined;
+
   /**
-   * Replaces the file by one starting at seal boundary `from` and holding only the records
-   * `keep` accepts (those still open), synced and renamed over the old one, so a crash leaves
-   * either file whole. Call it with no `sync` in flight.
+   * Starts replacing the file by one starting at seal boundary `from` (`<path>.next`, renamed
+   * over this one by `rotate`). Its records are copied by `copyForRotation`, in steps the
+   * caller may spread between appends, so the rotation's last step only copies what came since.
    */
-  rotate(from: number, keep: (payload: Uint8Array) => boolean): void {
-    fdatasyncSync(this.fd);
-    const bytes = readAll(this.fd);
-    const kept = scanRecords(bytes, HEADER_BYTES)
-      .records.map((r) => r.payload)
-      .filter(keep);
-    const shard = decodeHeader(bytes)?.shard ?? 0;
-    const next = `${this.path}.next`;
-    rmSync(next, { force: true });
-    const fd = openSync(next, 'wx+', 0o600);
-    const body = Buffer.concat([encodeHeader({ shard, from }), frameRecords(kept)]);
+  beginRotation(from: number): void {
+    this.abandonRotation();
+    const path = `${this.path}.next`;
+    rmSync(path, { force: true });
+    const fd = openSync(path, 'wx+', 0o600);
     try {
-      let done = 0;
-      while (done < body.length) done += writeSync(fd, body, done, body.length - done, done);
-      fdatasyncSync(fd);
-      renameSync(next, this.path);
-      syncDir(this.path);
+      writeAll(fd, encodeHeader({ shard: this.replayed.header.shard, from }), 0);
     } catch (err) {
       closeSync(fd);
       throw err;
     }
+    this.next = { fd, from, copied: HEADER_BYTES, end: HEADER_BYTES };
+  }
+
+  /**
+   * Copies the records `keep` accepts from up to `maxBytes` more of this file into the
+   * rotation's file (not synced: `rotate` syncs it before the rename). Returns whether the copy
+   * has caught up with the end of this file.
+   */
+  copyForRotation(keep: (payload: Uint8Array) => boolean, maxBytes = Infinity): boolean {
+    const next = this.next;
+    if (!next) throw new Error('copyForRotation before beginRotation');
+    while (next.copied < this.end) {
+      const want = Math.min(this.end - next.copied, Math.max(maxBytes, FRAME_BYTES));
+      const buf = Buffer.allocUnsafe(want);
+      let got = 0;
+      while (got < want) {
+        const n = readSync(this.fd, buf, got, want - got, next.copied + got);
+        if (n === 0) break;
+        got += n;
+      }
+      const { records, end } = scanRecords(buf.subarray(0, got));
+      if (end === 0) {
+        // One record longer than the step: read exactly it.
+        const len = buf.readUInt32LE(0);
+        if (got >= want && want < FRAME_BYTES + len) {
+          maxBytes = FRAME_BYTES + len;
+          continue;
+        }
+        throw new Error(`${this.path} has a damaged record at ${next.copied}`);
+      }
+      const kept = frameRecords(records.map((r) => r.payload).filter(keep));
+      writeAll(next.fd, kept, next.end);
+      next.end += kept.length;
+      next.copied += end;
+      if (maxBytes !== Infinity) break;
+    }
+    return next.copied >= this.end;
+  }
+
+  /**
+   * Replaces the file by one starting at seal boundary `from` and holding only the records
+   * `keep` accepts (those still open), synced and renamed over the old one, so a crash leaves
+   * either file whole. Continues a rotation `beginRotation` started to the same boundary (copying
+   * only what was appended since its last step). Call it with no `sync` in flight.
+   */
+  rotate(from: number, keep: (payload: Uint8Array) => boolean): void {
+    fdatasyncSync(this.fd);
+    if (this.next?.from !== from) this.beginRotation(from);
+    this.copyForRotation(keep);
+    const next = this.next!;
+    try {
+      fdatasyncSync(next.fd);
+      renameSync(`${this.path}.next`, this.path);
+      syncDir(this.path);
+    } catch (err) {
+      this.abandonRotation();
+      throw err;
+    }
+    this.next = undefined;
     closeSync(this.fd);
-    this.fd = fd;
-    this.end = body.length;
+    this.fd = next.fd;
+    this.end = next.end;
     this.start = from;
   }
 
+  private abandonRotation(): void {
+    if (this.next) closeSync(this.next.fd);
+    this.next = undefined;
+  }
+
   close(): void {
+    this.abandonRotation();
     closeSync(this.fd);
   }
 }

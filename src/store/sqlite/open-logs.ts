@@ -92,38 +92,53 @@ function newestSample(index: OpenLogIndex): number | undefined {
   return newest;
 }
 
+/** Bytes of the old log one rotation step reads (and copies what is still open of). */
+export const ROTATE_STEP_BYTES = 4 * 1024 * 1024;
+
 /**
  * One seal of a log: its node ranges, committed one short transaction at a time (`step`, so the
- * thread commits reports between them), then `finish`: the watermark and the rotation to a new
- * file holding only what is still open (samples from the boundary on, and projections newer
- * than those the seal wrote). Call `finish` with no sync of the log in flight.
+ * thread commits reports between them), then the copy of what is still open into the next log
+ * file (samples from the boundary on, and projections newer than those the seal wrote), also in
+ * steps; then `finish`: the watermark, the copy of what came since, and the rename. Call
+ * `finish` with no sync of the log in flight.
  */
 export class SealRun {
+  private copying = false;
+
   constructor(
     private readonly seal: LogSeal,
     private readonly file: OpenLogFile,
-  ) {}
+    private readonly rotateStepBytes = ROTATE_STEP_BYTES,
+  ) {
+    file.sealingTo(seal.boundary);
+  }
 
   get boundary(): number {
     return this.seal.boundary;
   }
 
-  /** Commits the next node range; false once only `finish` is left. */
+  /** Runs the next step; false once only `finish` is left. */
   step(): boolean {
-    return this.seal.step();
+    if (this.seal.step()) return true;
+    if (!this.copying) {
+      this.file.beginRotation(this.boundary);
+      this.copying = true;
+    }
+    return !this.file.copyForRotation(this.keep, this.rotateStepBytes);
   }
 
   finish(): LogSealResult {
     const result = this.seal.finish();
-    const boundary = this.seal.boundary;
-    const written = this.seal.written;
-    this.file.rotate(boundary, (p) => {
-      const head = recordHead(p);
-      if (head.type === SAMPLE) return head.at >= boundary;
-      return head.at > (written.get(head.node) ?? Number.NEGATIVE_INFINITY);
-    });
+    this.file.rotate(this.boundary, this.keep);
     return result;
   }
+
+  /** The records the next file holds; known once every node range is committed. */
+  private readonly keep = (p: Uint8Array): boolean => {
+    const head = recordHead(p);
+    if (head.type === SAMPLE) return head.at >= this.seal.boundary;
+    return head.at > (this.seal.written.get(head.node) ?? Number.NEGATIVE_INFINITY);
+  };
 }
 
 function marksOf(db: BetterSqlite3.Database, shard: number) {

@@ -284,10 +284,68 @@ describe('front list and node changes', () => {
     });
     const fresh = new FrontState({ repo, staleAfterSec: 17, warn: (m) => warnings.push(m) });
     await fresh.load();
-    expect(fresh.list().map((i) => i.nodeId)).toEqual([2]);
     expect(fresh.view(2)?.observation.received_at).toBe('2026-11-21T12:00:09Z');
     expect(fresh.view(2)?.disk.smart?.status).toBe('ok');
+    // An unreadable projection shows no view: it leaves the list when its view is first read.
+    expect(fresh.json(1)).toBeUndefined();
+    expect(fresh.list().map((i) => i.nodeId)).toEqual([2]);
     expect(warnings.some((w) => w.includes('unreadable'))).toBe(true);
+  });
+
+  it('renders stored projections when first read, or by renderPending, as a report would', async () => {
+    const stored = (id: number, receivedAt: number) => {
+      const a = accepted(receivedAt);
+      repo.currents.set(id, {
+        nodeId: id,
+        receivedAt,
+        reportedAt: receivedAt,
+        firstReceivedAt: T0,
+        runtimeJson: JSON.stringify(a.runtime),
+        ...a.side,
+      });
+      return a;
+    };
+    const a1 = stored(1, T0 + 3000);
+    stored(2, T0 + 3000);
+    stored(3, T0 + 3000);
+    const fresh = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await fresh.load();
+    // Listed with their receive times, nothing rendered yet.
+    expect(fresh.list().map((i) => i.nodeId)).toEqual([3, 2, 1]);
+    expect(fresh.receivedAt(2)).toBe(T0 + 3000);
+    expect(fresh.viewMemory().liveBytes).toBe(0);
+    expect(fresh.renderPending(1)).toBe(2);
+    expect(fresh.renderPending(10)).toBe(0);
+    expect(fresh.viewMemory().liveBytes).toBeGreaterThan(0);
+    // The same bytes as the report rendered at ingest.
+    const facts = renderFacts(fresh.meta(1)!);
+    const eager = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await eager.load();
+    eager.applyRendered(1, T0 + 3000, renderBodyJson(facts, a1.runtime, a1.side, 17));
+    expect(fresh.json(1)).toBe(eager.json(1));
+  });
+
+  it('keeps an unrendered stored projection against an older report, not against a newer one', async () => {
+    const a = accepted(T0 + 9000);
+    repo.currents.set(1, {
+      nodeId: 1,
+      receivedAt: T0 + 9000,
+      reportedAt: T0 + 9000,
+      firstReceivedAt: T0,
+      runtimeJson: JSON.stringify(a.runtime),
+      ...a.side,
+    });
+    const fresh = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await fresh.load();
+    const older = accepted(T0 + 6000);
+    expect(fresh.apply(1, older.runtime, older.side)).toBe(false);
+    expect(fresh.view(1)?.observation.received_at).toBe('2026-11-21T12:00:09Z');
+    const fresh2 = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await fresh2.load();
+    const newer = accepted(T0 + 12_000);
+    expect(fresh2.apply(1, newer.runtime, newer.side)).toBe(true);
+    expect(fresh2.renderPending(10)).toBe(0);
+    expect(fresh2.view(1)?.observation.received_at).toBe('2026-11-21T12:00:12Z');
   });
 });
 

@@ -102,6 +102,39 @@ describe.each(ENGINES)('traffic repo on $name', ({ open }) => {
     expect(await store.traffic.counterRange(2)).toBeUndefined();
   });
 
+  it('applies a batch naming the same interface, bucket and cycle twice as two batches', async () => {
+    const first = batch(T0, 100, {
+      facts: [fact(T0, 10)],
+      usage: [usage(10, 5.5, T0, T0 + 1000)],
+    });
+    const second = batch(T0 + 3000, 200, {
+      facts: [fact(T0, 5), fact(T0 + M5, 7)],
+      usage: [usage(4, 2.5, T0 - 1000, T0 + 3000)],
+    });
+    await store.traffic.apply({
+      counters: [...first.counters, ...second.counters],
+      ifaces: [...first.ifaces, ...second.ifaces],
+      facts: [...first.facts, ...second.facts],
+      usage: [...first.usage, ...second.usage],
+    });
+    expect(await store.traffic.ifaces(1)).toEqual([
+      { nodeId: 1, iface: 'eth0', firstAt: T0, lastAt: T0 + 3000, lastRx: 200, lastTx: 400 },
+    ]);
+    const facts = await store.traffic.facts(1, 'eth0', T0, T0 + 2 * M5);
+    expect(facts.map((f) => [f.bucket, f.inBytes, f.validMs])).toEqual([
+      [T0, 15, 2 * M5],
+      [T0 + M5, 7, M5],
+    ]);
+    expect(await store.traffic.usage(1, 'eth0', T0 - 10 * DAY)).toMatchObject({
+      inBytes: 14,
+      sampleCount: 2,
+      peakIn: 5.5,
+      peakTotal: 8.25,
+      coveredFrom: T0 - 1000,
+      coveredUntil: T0 + 3000,
+    });
+  });
+
   it('replaces a window of facts and drops snapshots it overlaps', async () => {
     await store.traffic.apply(batch(T0, 1, { facts: [fact(T0, 10), fact(T0 + M5, 20)] }));
     await store.traffic.putSnapshot(1, {

@@ -151,6 +151,32 @@ describe('sealing the open-block log in steps', () => {
     db.close();
   });
 
+  it('copies the open records in steps, with records appended between them', async () => {
+    const { db, log, index, logPath, times } = await fixture();
+    // One node per seal step, then 256 bytes of the old log per copy step.
+    const run = new SealRun(new LogSeal(db, index, 0, BOUNDARY, SEAL, 1), log, 256);
+    let at = END;
+    let steps = 0;
+    while (run.step()) {
+      steps++;
+      log.append([encodeSample({ node: 1, at, host: host(at), devices: new Uint8Array() })]);
+      at += 1000;
+    }
+    run.finish();
+    expect(steps).toBeGreaterThan(NODES);
+    const kept = OpenLogFile.open(logPath, { shard: 0, from: 0 });
+    const open = times.filter((t) => t >= BOUNDARY).length * NODES + steps;
+    expect(kept.replayed.payloads.map((p) => decodeRecord(p).at >= BOUNDARY)).toEqual(
+      Array(open).fill(true),
+    );
+    kept.close();
+    index.refresh();
+    expect(historySource(db, { logs: () => [index] }).times(1, END, at)).toHaveLength(steps);
+    log.close();
+    index.close();
+    db.close();
+  });
+
   it('keeps in the log a projection that arrived after its node was sealed', async () => {
     const { db, log, index, logPath } = await fixture();
     const run = new SealRun(new LogSeal(db, index, 0, BOUNDARY, SEAL, 1), log);

@@ -117,6 +117,29 @@ describe.skipIf(!POSTGRES_AVAILABLE)('PgMetricsEngine.commitBatch', () => {
     expect(dict).toHaveLength(12);
   });
 
+  it('stores the projection documents exactly: quotes, backslashes, non-ASCII, absent ones', async () => {
+    const shared = new PgMetricsEngine(store.pool, () => now, store.partitions, undefined, true);
+    const odd = JSON.stringify({ s: 'a"b\\c\n\u0001 é ✓ 😀', n: null, x: '[1,2]' });
+    const w = metricsWrite(1, T0);
+    w.current = { ...w.current, runtimeJson: odd, smartJson: '{"k":"\\"}', thermalJson: null };
+    const w2 = metricsWrite(2, T0);
+    await shared.commitBatch([w, w2]);
+    for (const table of ['node_current', 'node_live']) {
+      const rows = await q<Record<string, string | null>>(
+        `SELECT runtime_json, smart_json, thermal_json, pressure_json FROM ${table} ORDER BY node_id`,
+      );
+      expect(rows).toEqual([
+        { runtime_json: odd, smart_json: '{"k":"\\"}', thermal_json: null, pressure_json: null },
+        {
+          runtime_json: JSON.stringify(w2.current.runtime),
+          smart_json: null,
+          thermal_json: null,
+          pressure_json: null,
+        },
+      ]);
+    }
+  });
+
   it('a single instance writes nothing to node_live', async () => {
     await engine.commitBatch([metricsWrite(1, T0), metricsWrite(1, T0 + 3000)]);
     expect(await live(1)).toBeUndefined();
