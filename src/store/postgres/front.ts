@@ -1,19 +1,8 @@
 import type pg from 'pg';
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-import type { CurrentRow, FrontRepo } from '../ports.js';
-import { frontRepo } from '../queries/node-front.js';
-
-interface Row {
-  node_id: number;
-  received_at: number;
-  reported_at: number;
-  first_received_at: number;
-  runtime_json: string;
-  smart_json: string | null;
-  thermal_json: string | null;
-  pressure_json: string | null;
-}
+import type { Database, NodeCurrentTable } from '../schema.js';
+import type { FrontRepo } from '../ports.js';
+import { currentRowOf, frontRepo } from '../queries/node-front.js';
 
 /**
  * The front repo on PostgreSQL: a node's current projection is the newer of node_current
@@ -30,7 +19,7 @@ export function postgresFrontRepo(db: Kysely<Database>, pool: pg.Pool): FrontRep
       if (ids && ids.length === 0) return [];
       const newer = 'l.received_at > c.received_at';
       const pick = (col: string) => `CASE WHEN ${newer} THEN l.${col} ELSE c.${col} END`;
-      const res = await pool.query<Row>(
+      const res = await pool.query<NodeCurrentTable>(
         `SELECT c.node_id, c.first_received_at,
            ${[
              'received_at',
@@ -46,16 +35,7 @@ export function postgresFrontRepo(db: Kysely<Database>, pool: pg.Pool): FrontRep
          ${ids ? 'WHERE c.node_id = ANY($1::bigint[])' : ''}`,
         ids ? [ids] : [],
       );
-      return res.rows.map((r): CurrentRow => ({
-        nodeId: r.node_id,
-        receivedAt: r.received_at,
-        reportedAt: r.reported_at,
-        firstReceivedAt: r.first_received_at,
-        runtimeJson: r.runtime_json,
-        smartJson: r.smart_json,
-        thermalJson: r.thermal_json,
-        pressureJson: r.pressure_json,
-      }));
+      return res.rows.map(currentRowOf);
     },
   };
 }

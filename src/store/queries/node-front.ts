@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Database, NodeCurrentTable } from '../schema.js';
 import type { CurrentRow, FrontRepo, NodeFrontRow } from '../ports.js';
 
 /** Node fields and current projections the front view is built from. */
@@ -45,16 +45,21 @@ export function frontRepo(db: Kysely<Database>): FrontRepo {
       let q = db.selectFrom('node_current').selectAll();
       if (ids) q = q.where('node_id', 'in', ids);
       const rows = await q.execute();
-      return rows.map((r): CurrentRow => ({
-        nodeId: r.node_id,
-        receivedAt: r.received_at,
-        reportedAt: r.reported_at,
-        firstReceivedAt: r.first_received_at,
-        runtimeJson: r.runtime_json,
-        smartJson: r.smart_json,
-        thermalJson: r.thermal_json,
-        pressureJson: r.pressure_json,
-      }));
+      return rows.map(currentRowOf);
     },
+  };
+}
+
+/** A `node_current` row (or one shaped like it) as the front state takes it. */
+export function currentRowOf(r: NodeCurrentTable): CurrentRow {
+  return {
+    nodeId: r.node_id,
+    receivedAt: r.received_at,
+    reportedAt: r.reported_at,
+    firstReceivedAt: r.first_received_at,
+    runtimeJson: r.runtime_json,
+    smartJson: r.smart_json,
+    thermalJson: r.thermal_json,
+    pressureJson: r.pressure_json,
   };
 }
