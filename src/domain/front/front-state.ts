@@ -311,18 +311,25 @@ export class FrontState {
     e.pending = c;
   }
 
+  /** A stored projection's runtime view; undefined, with a warning, when it is unreadable. */
+  private storedRuntime(c: CurrentRow): RuntimeView | undefined {
+    try {
+      return JSON.parse(c.runtimeJson) as RuntimeView;
+    } catch {
+      this.opts.warn('stored current projection is unreadable; waiting for the next report', {
+        nodeId: c.nodeId,
+      });
+      return undefined;
+    }
+  }
+
   /** Renders a staged projection (with the node's facts as they are now). */
   private settle(e: Entry): void {
     const c = e.pending;
     if (!c) return;
     e.pending = undefined;
-    let runtime: RuntimeView;
-    try {
-      runtime = JSON.parse(c.runtimeJson) as RuntimeView;
-    } catch {
-      this.opts.warn('stored current projection is unreadable; waiting for the next report', {
-        nodeId: c.nodeId,
-      });
+    const runtime = this.storedRuntime(c);
+    if (!runtime) {
       e.receivedAt = undefined;
       this.changed(true);
       return;
@@ -333,16 +340,8 @@ export class FrontState {
   private restore(c: CurrentRow): void {
     const e = this.entries.get(c.nodeId);
     if (!e || (e.receivedAt !== undefined && e.receivedAt > c.receivedAt)) return;
-    let runtime: RuntimeView;
-    try {
-      runtime = JSON.parse(c.runtimeJson) as RuntimeView;
-    } catch {
-      this.opts.warn('stored current projection is unreadable; waiting for the next report', {
-        nodeId: c.nodeId,
-      });
-      return;
-    }
-    this.apply(c.nodeId, runtime, c);
+    const runtime = this.storedRuntime(c);
+    if (runtime) this.apply(c.nodeId, runtime, c);
   }
 
   private changed(listChanged: boolean): void {
