@@ -176,26 +176,10 @@ const groupSync = (() => {
   };
 })();
 
-/** A seal step of this thread's log, in the write slot, with no sync of the log in flight. */
-function sealLog(step: () => unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    groupSync.whenQuiet(() => {
-      slot?.acquire();
-      try {
-        resolve(step());
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-      } finally {
-        slot?.release();
-      }
-    });
-  });
-}
-
-/** Runs `fn` in the write slot on a later turn of the event loop, after the batches waiting. */
-function nextTurn<T>(fn: () => T): Promise<T> {
+/** Runs `fn` in the write slot once `schedule` calls back, settling with its result. */
+function inSlot<T>(schedule: (run: () => void) => void, fn: () => T): Promise<T> {
   return new Promise((resolve, reject) =>
-    setImmediate(() => {
+    schedule(() => {
       slot?.acquire();
       try {
         resolve(fn());
@@ -206,6 +190,16 @@ function nextTurn<T>(fn: () => T): Promise<T> {
       }
     }),
   );
+}
+
+/** A seal step of this thread's log, in the write slot, with no sync of the log in flight. */
+function sealLog(step: () => unknown): Promise<unknown> {
+  return inSlot((run) => groupSync.whenQuiet(run), step);
+}
+
+/** Runs `fn` in the write slot on a later turn of the event loop, after the batches waiting. */
+function nextTurn<T>(fn: () => T): Promise<T> {
+  return inSlot((run) => setImmediate(run), fn);
 }
 
 /**
