@@ -54,7 +54,7 @@ describe('traffic pages', () => {
     await page.goto(`${dash.url}/`);
     await page.getByRole('link', { name: 'Traffic of web-1' }).click();
     await page.waitForURL(/\/nodes\/\d+\/traffic/);
-    // Counters are collected every 10 s; reload until the interface shows.
+    // The first report's counters show once the page reads them; reload until the interface shows.
     await expect
       .poll(
         async () => {
