@@ -58,8 +58,9 @@ export async function nameNodeThreads(
   let tids: number[];
   let pool: Set<number>;
   try {
-    tids = readdirSync(`/proc/${pid}/task`).map(Number);
+    // The pool starts its threads on first use: list the threads only after finding it.
     pool = await libuvPoolThreads(poolSize);
+    tids = readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
     return 0;
   }
