@@ -64,10 +64,15 @@ export async function nameNodeThreads(
   } catch {
     return 0;
   }
+  // libuv starts all of its pool threads together on first use, after V8's, and no worker has
+  // started yet: the pool is the newest `poolSize` threads. Discovery alone may miss one of
+  // them (a request can land on any thread), so it only confirms which ones they are.
+  const unnamed = tids.filter((tid) => tid !== pid && comm(pid, tid) === 'node');
+  const newest = unnamed.sort((a, b) => a - b).slice(-poolSize);
+  if ([...pool].every((tid) => newest.includes(tid))) pool = new Set(newest);
   const firstPool = Math.min(...pool);
   let named = 0;
-  for (const tid of tids) {
-    if (tid === pid || comm(pid, tid) !== 'node') continue;
+  for (const tid of unnamed) {
     const name = pool.has(tid) ? 'libuv-pool' : tid < firstPool ? 'v8-platform' : undefined;
     if (name && writeComm(`/proc/${pid}/task/${tid}/comm`, name)) named++;
   }
