@@ -33,6 +33,8 @@ const { values, positionals } = parseArgs({
     total: { type: 'string' },
     /** Comma-separated function names: where their self time was called from (5 frames up). */
     callers: { type: 'string' },
+    /** Only samples with this function on the stack (the breakdown of its total time). */
+    under: { type: 'string' },
     per: { type: 'string' },
   },
 });
@@ -74,6 +76,16 @@ for (const file of files(positionals)) {
   const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = selfTimes(p);
+  if (values.under) {
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    for (const id of [...self.keys()]) {
+      let found = false;
+      for (let cur: number | undefined = id; cur !== undefined && !found; cur = parent.get(cur))
+        found = byId.get(cur)!.callFrame.functionName === values.under;
+      if (!found) self.delete(id);
+    }
+  }
   let all = 0;
   for (const v of self.values()) all += v;
   const byName = new Map<string, number>();
