@@ -69,10 +69,44 @@ export interface LogSealResult {
 /** Bytes one step writes before it commits: a few milliseconds of work on a quiet disk. */
 export const SEAL_STEP_BYTES = 128 * 1024;
 
+/**
+ * A running server's seals store each node's newest projection in `node_current` only once in
+ * this many seals (one hour at the default 5 minutes), a different slice of the nodes each
+ * time; the other projections are carried into the next log file instead. Rewriting every
+ * node's ~4.5 KB row at every seal cost about 16 KiB of page writes per node (leaf, overflow
+ * pages, freelist; once in the WAL and again at checkpoint), the largest part of the disk
+ * writes per report (docs/ingest-disk-writes.md), while a carried projection is ~1.7 KB
+ * appended once. `node_current` is read at start (after the start has sealed what the logs
+ * hold) and by a front view that re-reads a node after its static facts changed; a stop or a
+ * start still stores every projection, so this only bounds how stale the table is while the
+ * server runs (a copy of the database file taken meanwhile).
+ */
+export const CURRENT_REFRESH_SEALS = 12;
+
+/**
+ * The nodes whose projection the seal to `boundary` stores in `node_current`: one slice in
+ * `seals`, by a hash of the node id so that both ingest threads' nodes (odd, even) spread over
+ * every slice.
+ */
+export function currentSlice(
+  boundary: number,
+  sealMs: number,
+  seals = CURRENT_REFRESH_SEALS,
+): (node: number) => boolean {
+  const slice = Math.floor(boundary / sealMs) % seals;
+  return (node) => (Math.imul(node, 0x9e3779b1) >>> 0) % seals === slice;
+}
+
 export class LogSeal {
   readonly result: LogSealResult = { blocks: 0, points: 0, projections: 0 };
-  /** Receive time of the projection written for each node: newer ones stay in the log. */
-  readonly written = new Map<number, number>();
+  /**
+   * Per node, the receive time from which its projection records stay in the next log file:
+   * after the one written to `node_current`, or from the newest one when it is carried.
+   */
+  readonly keepFrom = new Map<number, number>();
+  /** Bytes of block data written, and projections carried into the next log instead. */
+  blockBytes = 0;
+  carried = 0;
   private readonly nodes: number[];
   private next = 0;
   private readonly marks: SealMarks;
@@ -90,6 +124,8 @@ export class LogSeal {
     readonly boundary: number,
     private readonly sealMs: number,
     private readonly stepBytes = SEAL_STEP_BYTES,
+    /** Whether a node's newest projection goes to `node_current` now (else it is carried). */
+    private readonly storeCurrent: (node: number) => boolean = () => true,
   ) {
     index.refresh();
     this.jobs = watermarks(db);
@@ -168,11 +204,15 @@ export class LogSeal {
       this.account(tStart, data.length, rows.length, 1);
       this.result.blocks++;
       this.result.points += rows.length;
+      this.blockBytes += data.length;
       bytes += data.length;
     }
     const p = this.index.projection(node);
-    if (p) {
-      this.written.set(node, p.at);
+    if (p && !this.storeCurrent(node)) {
+      this.keepFrom.set(node, p.at);
+      this.carried++;
+    } else if (p) {
+      this.keepFrom.set(node, p.at + 1);
       const stored = this.storedAt.get(node) as number | undefined;
       if (stored === undefined || p.at > stored) {
         this.current.run(

@@ -8,6 +8,7 @@ import { OpenLogFile } from './open-log.js';
 import { OpenLogIndex } from './open-log-index.js';
 import {
   LogSeal,
+  currentSlice,
   sealMarks,
   sealedWatermark,
   unfinishedSeal,
@@ -103,7 +104,7 @@ export const ROTATE_STEP_BYTES = 4 * 1024 * 1024;
  * `finish` with no sync of the log in flight.
  */
 export class SealRun {
-  private copying = false;
+  private rotating = false;
 
   constructor(
     private readonly seal: LogSeal,
@@ -117,12 +118,25 @@ export class SealRun {
     return this.seal.boundary;
   }
 
+  /**
+   * Whether every node range is committed: the steps left only copy the log's open part into
+   * the next file (no SQLite write, so no write slot), then `finish`.
+   */
+  get copying(): boolean {
+    return this.seal.ranges;
+  }
+
+  /** Bytes of block data written and projections carried into the next file so far. */
+  get written(): { blockBytes: number; carried: number } {
+    return { blockBytes: this.seal.blockBytes, carried: this.seal.carried };
+  }
+
   /** Runs the next step; false once only `finish` is left. */
   step(): boolean {
     if (this.seal.step()) return true;
-    if (!this.copying) {
+    if (!this.rotating) {
       this.file.beginRotation(this.boundary);
-      this.copying = true;
+      this.rotating = true;
     }
     return !this.file.copyForRotation(this.keep, this.rotateStepBytes);
   }
@@ -137,7 +151,7 @@ export class SealRun {
   private readonly keep = (p: Uint8Array): boolean => {
     const head = recordHead(p);
     if (head.type === SAMPLE) return head.at >= this.seal.boundary;
-    return head.at > (this.seal.written.get(head.node) ?? Number.NEGATIVE_INFINITY);
+    return head.at >= (this.seal.keepFrom.get(head.node) ?? Number.NEGATIVE_INFINITY);
   };
 }
 
@@ -148,7 +162,9 @@ function marksOf(db: BetterSqlite3.Database, shard: number) {
 /**
  * The next seal of the log's closed windows (those ending `SEAL_GRACE_MS` before `now`), or
  * the rest of one a crash or a failed step interrupted (to its boundary; the next call seals
- * the windows closed since). Undefined when nothing is closed.
+ * the windows closed since). Undefined when nothing is closed. `carry`: a running server's
+ * seal, which stores only one slice of the newest projections in `node_current` and carries
+ * the others into the next log file (`CURRENT_REFRESH_SEALS`); otherwise it stores them all.
  */
 export function planSeal(
   db: BetterSqlite3.Database,
@@ -158,11 +174,13 @@ export function planSeal(
   now: number,
   sealMs: number = DEFAULT_SEAL_MS,
   stepBytes?: number,
+  carry = false,
 ): SealRun | undefined {
   const boundary =
     unfinishedSeal(marksOf(db, shard)) ?? Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
   if (boundary <= file.from) return undefined;
-  return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes), file);
+  const store = carry ? currentSlice(boundary, sealMs) : undefined;
+  return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes, store), file);
 }
 
 /** `planSeal` run to its end at once. Call it with no sync of the log in flight. */
