@@ -12,8 +12,9 @@ import {
   OpenLogReaders,
   openLogPath,
   planSeal,
-  sealEverything,
+  sealEverythingRuns,
   sealedBoundary,
+  type SealRun,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
 import { packViews } from './packed-views.js';
@@ -272,14 +273,24 @@ function nextTurnNoSlot<T>(fn: () => T): Promise<T> {
 /**
  * A seal of this thread's closed windows in short transactions (open-log-seal.ts), each on its
  * own turn of the event loop, so the batches that arrive meanwhile commit between them instead
- * of waiting out the whole seal; the copy of the log's open part into the next file takes no
- * write slot (the other thread commits meanwhile); the last step (watermark and rotation) waits
- * for a moment with no sync in flight. Most projections are carried into the next file rather
+ * of waiting out the whole seal. Most projections are carried into the next log file rather
  * than stored in `node_current` (planSeal's `carry`, CURRENT_REFRESH_SEALS).
  */
 async function sealInSteps(now: number): Promise<SealReport | undefined> {
   const run = planSeal(db, logFile, committer.index, shard, now, sealMs, sealStepBytes, true);
   if (!run) return undefined;
+  const report = await runSeal(run);
+  port.postMessage({ sealed: report } satisfies FromWorker);
+  return report;
+}
+
+/**
+ * Runs a seal's steps: each node range read and encoded outside the write slot (so the other
+ * thread commits, or seals, meanwhile) and committed in it; the copy of the log's open part
+ * into the next file outside it too (no SQLite write); the last step (watermark and rotation)
+ * in it, at a moment with no sync in flight.
+ */
+async function runSeal(run: SealRun): Promise<SealReport> {
   const started = performance.now();
   let steps = 0;
   let longestStepMs = 0;
@@ -296,10 +307,10 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
       else io.sealWritten += threadWrittenBytes() - w0;
     }
   };
-  for (;;) {
-    const more = await (run.copying ? nextTurnNoSlot : nextTurn)(() => timed(() => run.step()));
-    if (!more) break;
+  while (await nextTurnNoSlot(() => timed(() => run.prepareRange()))) {
+    await nextTurn(() => timed(() => run.commitRange()));
   }
+  while (await nextTurnNoSlot(() => timed(() => run.step())));
   let finishMs = 0;
   const result = (await sealLog(() => {
     const t0 = performance.now();
@@ -317,17 +328,15 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
   io.carriedProjections += run.written.carried;
   io.rotationBytes += logFile.size;
   sendIo(true);
-  const report: SealReport = {
+  return {
     shard,
     ...result,
     // The last call found nothing left: it was no step.
-    steps: steps - 1,
+    steps: steps - 2,
     longestStepMs: Math.max(longestStepMs, finishMs),
     finishMs,
     totalMs: performance.now() - started,
   };
-  port.postMessage({ sealed: report } satisfies FromWorker);
-  return report;
 }
 
 /** The seal in progress, if any: seals run one after another, and a stop waits for it. */
@@ -377,8 +386,11 @@ port.on('message', (msg: ToWorker) => {
   } else {
     void groupSync.idle().then(async () => {
       await sealing;
-      // A stop seals everything this thread logged, so a stopped database holds every point.
-      await sealLog(() => sealEverything(db, logFile, committer.index, shard, sealMs));
+      // A stop seals everything this thread logged, so a stopped database holds every point;
+      // in steps, so the other thread's stop encodes its blocks meanwhile (on the other core).
+      for (const run of sealEverythingRuns(db, logFile, committer.index, shard, sealMs)) {
+        port.postMessage({ sealed: await runSeal(run) } satisfies FromWorker);
+      }
       committer.index.close();
       readers.close();
       logFile.close();

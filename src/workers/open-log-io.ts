@@ -68,11 +68,15 @@ export function noteOpenLogIo(shard: number, io: OpenLogIo): void {
   byShard.set(shard, io);
 }
 
-/** Sum over the ingest threads; undefined when none has sent counts (PostgreSQL, inline). */
-export function openLogIoTotals(): OpenLogIo | undefined {
-  if (byShard.size === 0) return undefined;
+/**
+ * Sum over the ingest threads (or one shard's); undefined when none has sent counts
+ * (PostgreSQL, inline).
+ */
+export function openLogIoTotals(shard?: number): OpenLogIo | undefined {
+  const from = shard === undefined ? [...byShard.values()] : [byShard.get(shard)];
+  if (from.length === 0 || from[0] === undefined) return undefined;
   const total = emptyOpenLogIo();
-  for (const io of byShard.values()) {
+  for (const io of from as OpenLogIo[]) {
     for (const k of Object.keys(total) as Array<keyof OpenLogIo>) total[k] += io[k];
   }
   return total;

@@ -3,6 +3,7 @@ import { encodeBlock } from '../history-blocks/block-codec.js';
 import { dayAccounting, rowsToBlock, storedDevices, type StoredRow } from './history-blocks.js';
 import { watermarks } from './metrics-jobs-state.js';
 import type { OpenLogIndex } from './open-log-index.js';
+import type { OpenProjection } from '../history-blocks/open-log-record.js';
 import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
 
 /**
@@ -147,27 +148,54 @@ export class LogSeal {
 
   /** Whether every node range is committed (only `finish` is left). */
   get ranges(): boolean {
-    return this.next >= this.nodes.length;
+    return this.next >= this.nodes.length && this.prepared === undefined;
   }
 
   get done(): boolean {
     return this.finished;
   }
 
-  /** Commits the next node range (one short transaction); false when none was left. */
-  step(): boolean {
-    if (this.ranges) return false;
+  /** The next node range, read from the log and encoded, waiting for `commit`. */
+  private prepared: { nodes: PreparedNode[]; last: number } | undefined;
+
+  /**
+   * Reads and encodes the next node range (blocks, the projection to store), writing nothing:
+   * a thread may run it outside the write slot, so two threads sealing at once (a stop) encode
+   * in parallel and only their inserts take turns. False when no range is left.
+   */
+  prepare(): boolean {
+    if (this.prepared) return true;
+    if (this.next >= this.nodes.length) return false;
     this.index.refresh();
+    const nodes: PreparedNode[] = [];
+    let bytes = 0;
+    let last = this.nodes[this.next]!;
+    while (this.next < this.nodes.length && bytes < this.stepBytes) {
+      last = this.nodes[this.next++]!;
+      const node = this.prepareNode(last);
+      nodes.push(node);
+      bytes += node.bytes;
+    }
+    this.prepared = { nodes, last };
+    return true;
+  }
+
+  /** Commits the prepared range (one short transaction, in the write slot). */
+  commit(): void {
+    const range = this.prepared;
+    if (!range) return;
     this.db.transaction(() => {
-      let bytes = 0;
-      let last = this.nodes[this.next]!;
-      while (this.next < this.nodes.length && bytes < this.stepBytes) {
-        last = this.nodes[this.next++]!;
-        bytes += this.sealNode(last);
-      }
+      for (const node of range.nodes) this.writeNode(node);
       this.jobs.set(sealingTo(this.shard), this.boundary);
-      this.jobs.set(sealingThrough(this.shard), last);
+      this.jobs.set(sealingThrough(this.shard), range.last);
     })();
+    this.prepared = undefined;
+  }
+
+  /** Prepares and commits the next node range; false when none was left. */
+  step(): boolean {
+    if (!this.prepare()) return false;
+    this.commit();
     return true;
   }
 
@@ -187,9 +215,8 @@ export class LogSeal {
     return this.result;
   }
 
-  /** Writes one node's closed windows and newest projection; returns the bytes written. */
-  private sealNode(node: number): number {
-    let bytes = 0;
+  /** One node's closed windows as encoded blocks, and its newest projection. */
+  private prepareNode(node: number): PreparedNode {
     const windows = new Map<number, StoredRow[]>();
     for (const s of this.index.samples(node, unsealedFrom(this.marks, node), this.boundary)) {
       const window = Math.floor(s.at / this.sealMs) * this.sealMs;
@@ -197,44 +224,64 @@ export class LogSeal {
       if (!rows) windows.set(window, (rows = []));
       rows.push({ at: s.at, host: [...s.host], devices: storedDevices(s.devices) });
     }
+    const blocks: PreparedNode['blocks'] = [];
+    let bytes = 0;
     for (const rows of windows.values()) {
       const data = encodeBlock(rowsToBlock(rows));
-      const tStart = rows[0]!.at;
-      this.insert.run(node, tStart, rows.at(-1)!.at, rows.length, data);
-      this.account(tStart, data.length, rows.length, 1);
-      this.result.blocks++;
-      this.result.points += rows.length;
-      this.blockBytes += data.length;
+      blocks.push({ tStart: rows[0]!.at, tEnd: rows.at(-1)!.at, count: rows.length, data });
       bytes += data.length;
     }
     const p = this.index.projection(node);
-    if (p && !this.storeCurrent(node)) {
+    const store = p !== undefined && this.storeCurrent(node);
+    if (p && store) {
+      bytes +=
+        p.runtimeJson.length +
+        (p.smartJson?.length ?? 0) +
+        (p.thermalJson?.length ?? 0) +
+        (p.pressureJson?.length ?? 0);
+    }
+    return { node, blocks, projection: p, store, bytes };
+  }
+
+  private writeNode({ node, blocks, projection: p, store }: PreparedNode): void {
+    for (const b of blocks) {
+      this.insert.run(node, b.tStart, b.tEnd, b.count, b.data);
+      this.account(b.tStart, b.data.length, b.count, 1);
+      this.result.blocks++;
+      this.result.points += b.count;
+      this.blockBytes += b.data.length;
+    }
+    if (!p) return;
+    if (!store) {
       this.keepFrom.set(node, p.at);
       this.carried++;
-    } else if (p) {
-      this.keepFrom.set(node, p.at + 1);
-      const stored = this.storedAt.get(node) as number | undefined;
-      if (stored === undefined || p.at > stored) {
-        this.current.run(
-          node,
-          p.at,
-          p.reportedAt,
-          p.at,
-          p.runtimeJson,
-          p.smartJson,
-          p.thermalJson,
-          p.pressureJson,
-        );
-        this.result.projections++;
-        bytes +=
-          p.runtimeJson.length +
-          (p.smartJson?.length ?? 0) +
-          (p.thermalJson?.length ?? 0) +
-          (p.pressureJson?.length ?? 0);
-      }
+      return;
     }
-    return bytes;
+    this.keepFrom.set(node, p.at + 1);
+    const stored = this.storedAt.get(node) as number | undefined;
+    if (stored === undefined || p.at > stored) {
+      this.current.run(
+        node,
+        p.at,
+        p.reportedAt,
+        p.at,
+        p.runtimeJson,
+        p.smartJson,
+        p.thermalJson,
+        p.pressureJson,
+      );
+      this.result.projections++;
+    }
   }
+}
+
+interface PreparedNode {
+  node: number;
+  blocks: Array<{ tStart: number; tEnd: number; count: number; data: Uint8Array }>;
+  projection: OpenProjection | undefined;
+  /** Whether the projection goes to `node_current` (else it is carried into the next log). */
+  store: boolean;
+  bytes: number;
 }
 
 /** A whole seal at once (start, stop, tests): every range, then the watermark. */

@@ -131,6 +131,18 @@ export class SealRun {
     return { blockBytes: this.seal.blockBytes, carried: this.seal.carried };
   }
 
+  /**
+   * Reads and encodes the next node range without writing (outside the write slot); false
+   * once every range is committed. `commitRange` then writes it.
+   */
+  prepareRange(): boolean {
+    return this.seal.prepare();
+  }
+
+  commitRange(): void {
+    this.seal.commit();
+  }
+
   /** Runs the next step; false once only `finish` is left. */
   step(): boolean {
     if (this.seal.step()) return true;
@@ -208,19 +220,33 @@ export function sealEverything(
   sealMs: number = DEFAULT_SEAL_MS,
 ): LogSealResult {
   const total: LogSealResult = { blocks: 0, points: 0, projections: 0 };
-  const add = (r: LogSealResult) => {
+  for (const run of sealEverythingRuns(db, file, index, shard, sealMs)) {
+    const r = run.finish();
     total.blocks += r.blocks;
     total.points += r.points;
     total.projections += r.projections;
-  };
-  const pending = unfinishedSeal(marksOf(db, shard));
-  if (pending !== undefined) {
-    add(new SealRun(new LogSeal(db, index, shard, pending, sealMs), file).finish());
   }
+  return total;
+}
+
+/**
+ * `sealEverything` as the runs it is made of, for a caller that runs their steps itself (the
+ * ingest thread's stop, between other work): first the rest of an interrupted seal, then
+ * everything. Each run is planned once the one before it has finished.
+ */
+export function* sealEverythingRuns(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  index: OpenLogIndex,
+  shard: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+): Generator<SealRun> {
+  const pending = unfinishedSeal(marksOf(db, shard));
+  if (pending !== undefined)
+    yield new SealRun(new LogSeal(db, index, shard, pending, sealMs), file);
   index.refresh();
   const boundary = Math.max(file.from, sealedBoundary(db, shard), (newestSample(index) ?? 0) + 1);
-  add(new SealRun(new LogSeal(db, index, shard, boundary, sealMs), file).finish());
-  return total;
+  yield new SealRun(new LogSeal(db, index, shard, boundary, sealMs), file);
 }
 
 /**
