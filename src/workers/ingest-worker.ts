@@ -16,6 +16,7 @@ import {
   sealedBoundary,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
+import { ingestTraceOn, traceNow, type BatchTrace, type SyncTrace } from './ingest-trace.js';
 import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
 
@@ -52,7 +53,7 @@ export interface SealReport {
 export type FromWorker =
   | { ready: true }
   | { sealed: SealReport }
-  | { results: Array<{ id: number; result: CoreResult }> }
+  | { results: Array<{ id: number; result: CoreResult }>; trace?: SyncTrace }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
 
@@ -107,6 +108,8 @@ const groupSync = (() => {
   /** The packed view bodies of the waiting answers (packViews), transferred with them. */
   let buffers: ArrayBuffer[] = [];
   let walDirty = false;
+  /** With DASH_INGEST_TRACE: the waiting answers' batches (ingest-trace.ts). */
+  let traces: BatchTrace[] = [];
   const idle: Array<() => void> = [];
   const quiet: Array<() => void> = [];
   const walFd = (): number => {
@@ -120,6 +123,9 @@ const groupSync = (() => {
     const answers = waiting;
     const transfer = buffers;
     const wal = walDirty;
+    const batches = traces;
+    const syncStart = ingestTraceOn ? traceNow() : 0;
+    traces = [];
     waiting = [];
     buffers = [];
     walDirty = false;
@@ -136,7 +142,8 @@ const groupSync = (() => {
           results: answers.map(({ id }) => ({ id, result: notStored(message) })),
         } satisfies FromWorker);
       } else {
-        port.postMessage({ results: answers } satisfies FromWorker, transfer);
+        const trace = ingestTraceOn ? { batches, syncStart, syncEnd: traceNow(), wal } : undefined;
+        port.postMessage({ results: answers, trace } satisfies FromWorker, transfer);
       }
       // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
       for (const fn of quiet.splice(0)) fn();
@@ -157,8 +164,14 @@ const groupSync = (() => {
     }
   };
   return {
-    after(answers: Answer[], wal: boolean, packed: ArrayBuffer | undefined): void {
+    after(
+      answers: Answer[],
+      wal: boolean,
+      packed: ArrayBuffer | undefined,
+      trace?: BatchTrace,
+    ): void {
       waiting.push(...answers);
+      if (trace) traces.push(trace);
       if (packed) buffers.push(packed);
       walDirty ||= wal;
       if (!syncing) start();
@@ -272,11 +285,21 @@ port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {
     // One message in, one transaction; the answers leave once the WAL is on disk, while this
     // thread already works on the next batch.
+    const recv = ingestTraceOn ? traceNow() : 0;
+    const waitedBefore = slot?.waitedMs ?? 0;
     const results = host.core.processBatch(msg.reports);
     groupSync.after(
       msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
       committer.sqliteWritten,
       packViews(results),
+      ingestTraceOn
+        ? {
+            n: msg.reports.length,
+            recv,
+            done: traceNow(),
+            slotWaitMs: (slot?.waitedMs ?? 0) - waitedBefore,
+          }
+        : undefined,
     );
   } else if ('facts' in msg) {
     for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);
