@@ -16,7 +16,8 @@ import {
   sealedBoundary,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
-import { ingestTraceOn, traceNow, type BatchTrace, type SyncTrace } from './ingest-trace.js';
+import { GroupSync } from './group-sync.js';
+import { ingestTraceOn, traceNow, type SyncTrace } from './ingest-trace.js';
 import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
 
@@ -94,100 +95,33 @@ let sealMs = DEFAULT_SEAL_MS;
 
 type Answer = { id: number; result: CoreResult };
 
-/**
- * Group fsync: answers of committed batches wait for the next fdatasync of the log (and of the
- * WAL, when a batch since the last sync wrote to SQLite) that starts after their commit; one in
- * flight at a time, so every sync covers all batches before it. A 200 means the report survives
- * power loss, without blocking this thread on the disk.
- */
-const groupSync = (() => {
+/** The WAL's fd for the group sync (the WAL is created on first write and may be replaced). */
+const walFd = (() => {
   const walPath = `${path}-wal`;
   let fd: number | undefined;
-  let syncing = false;
-  let waiting: Answer[] = [];
-  /** The packed view bodies of the waiting answers (packViews), transferred with them. */
-  let buffers: ArrayBuffer[] = [];
-  let walDirty = false;
-  /** With DASH_INGEST_TRACE: the waiting answers' batches (ingest-trace.ts). */
-  let traces: BatchTrace[] = [];
-  const idle: Array<() => void> = [];
-  const quiet: Array<() => void> = [];
-  const walFd = (): number => {
-    // The WAL is created on first write and may be replaced while no connection is open.
+  return (): number => {
     if (fd !== undefined && fstatSync(fd).ino === statSync(walPath).ino) return fd;
     if (fd !== undefined) closeSync(fd);
     fd = openSync(walPath, 'r');
     return fd;
   };
-  const start = (): void => {
-    const answers = waiting;
-    const transfer = buffers;
-    const wal = walDirty;
-    const batches = traces;
-    const syncStart = ingestTraceOn ? traceNow() : 0;
-    traces = [];
-    waiting = [];
-    buffers = [];
-    walDirty = false;
-    syncing = true;
-    let pending = wal ? 2 : 1;
-    let failure: Error | null = null;
-    const done = (err: Error | null): void => {
-      failure ??= err;
-      if (--pending > 0) return;
-      syncing = false;
-      if (failure) {
-        const message = `sync failed: ${failure.message}`;
-        port.postMessage({
-          results: answers.map(({ id }) => ({ id, result: notStored(message) })),
-        } satisfies FromWorker);
-      } else {
-        const trace = ingestTraceOn ? { batches, syncStart, syncEnd: traceNow(), wal } : undefined;
-        port.postMessage({ results: answers, trace } satisfies FromWorker, transfer);
-      }
-      // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
-      for (const fn of quiet.splice(0)) fn();
-      if (waiting.length > 0) start();
-      else for (const resolve of idle.splice(0)) resolve();
-    };
-    try {
-      logFile.sync(done);
-    } catch (err) {
-      done(err as Error);
-    }
-    if (wal) {
-      try {
-        fdatasync(walFd(), done);
-      } catch (err) {
-        done(err as Error);
-      }
-    }
-  };
-  return {
-    after(
-      answers: Answer[],
-      wal: boolean,
-      packed: ArrayBuffer | undefined,
-      trace?: BatchTrace,
-    ): void {
-      waiting.push(...answers);
-      if (trace) traces.push(trace);
-      if (packed) buffers.push(packed);
-      walDirty ||= wal;
-      if (!syncing) start();
-    },
-    /** Runs fn at once when no sync is in flight, else as soon as the one in flight ends. */
-    whenQuiet(fn: () => void): void {
-      if (syncing) quiet.push(fn);
-      else fn();
-    },
-    /** Resolves once every answer handed over so far has been sent. */
-    idle(): Promise<void> {
-      if (!syncing && waiting.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idle.push(resolve));
-    },
-  };
 })();
+
+const groupSync = new GroupSync<Answer>(
+  (done) => logFile.sync(done),
+  (done) => fdatasync(walFd(), done),
+  (answers, transfer, failure, trace) => {
+    if (failure) {
+      const message = `sync failed: ${failure.message}`;
+      port.postMessage({
+        results: answers.map(({ id }) => ({ id, result: notStored(message) })),
+      } satisfies FromWorker);
+    } else {
+      port.postMessage({ results: answers, trace } satisfies FromWorker, transfer);
+    }
+  },
+  ingestTraceOn ? traceNow : undefined,
+);
 
 /** Runs `fn` in the write slot once `schedule` calls back, settling with its result. */
 function inSlot<T>(schedule: (run: () => void) => void, fn: () => T): Promise<T> {
