@@ -13,34 +13,61 @@ interface Group<A> {
   traces: BatchTrace[];
 }
 
+/** How a GroupSync waits for more batches before a sync (the log's group commit delay). */
+export interface CommitDelay {
+  /** Longest the oldest waiting answer waits for its sync to start (0: at once). */
+  delayMs: number;
+  /** Bytes appended since the last sync start that start one at once. */
+  shareBytes: number;
+  /** The log's size now (a smaller one than at the last sync start: it was rotated). */
+  size: () => number;
+}
+
+export interface GroupSyncHooks<A> {
+  syncLog: SyncFn;
+  syncWal: SyncFn;
+  /** Sends the answers of one ended sync (error: the sync failed, none is stored). */
+  release: (
+    answers: A[],
+    buffers: ArrayBuffer[],
+    error: Error | null,
+    trace: SyncTrace | undefined,
+  ) => void;
+  delay?: CommitDelay;
+  /** Told when a sync starts (how many answers it covers) and when one has released them. */
+  started?: (answers: number) => void;
+  ended?: () => void;
+  /** Milliseconds for the delay (performance.now by default; tests pass a fake clock). */
+  clock?: () => number;
+  /** With the ingest trace: the shared time line the sync's start and end are stamped with. */
+  traceNow?: () => number;
+}
+
 /**
  * Group fsync: the answers of committed batches are released by the first fdatasync of the log
  * (and of the WAL, when a batch of the group wrote to SQLite) that starts after their commit.
- * Up to SYNCS_IN_FLIGHT syncs run at once: a batch committed while a sync is in flight starts
- * its own at once instead of waiting for that one to end and then for a whole sync of its own
- * (half of each second's p99 before, docs/ingest-performance.md#tail-latency); each sync
- * releases exactly the answers it covers, as soon as it ends. Beyond that, the batches that
- * commit meanwhile wait together for the next one (group commit). A 200 means the report
- * survives power loss, without blocking the ingest thread on the disk.
+ * A sync starts once the oldest waiting answer has waited `delay.delayMs` or `shareBytes` of
+ * records wait (fewer syncs, fewer rewrites of the log's last page: docs/ingest-disk-writes.md),
+ * and up to SYNCS_IN_FLIGHT syncs run at once: a batch committed while a slow sync is in flight
+ * no longer waits for it to end and then for a whole sync of its own (half of each second's p99
+ * at load, docs/ingest-performance.md#tail-latency). Each sync releases exactly the answers it
+ * covers, as soon as it ends. A 200 means the report survives power loss, without blocking the
+ * ingest thread on the disk.
  */
 export class GroupSync<A> {
   private inFlight = 0;
   private next: Group<A> = GroupSync.empty();
+  private firstWaitAt = 0;
+  private syncedSize: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly idlers: Array<() => void> = [];
   private readonly quiet: Array<() => void> = [];
+  private readonly clock: () => number;
 
-  constructor(
-    private readonly syncLog: SyncFn,
-    private readonly syncWal: SyncFn,
-    /** Sends the answers of one ended sync (error: the sync failed, none is stored). */
-    private readonly release: (
-      answers: A[],
-      buffers: ArrayBuffer[],
-      error: Error | null,
-      trace: SyncTrace | undefined,
-    ) => void,
-    private readonly now?: () => number,
-  ) {}
+  constructor(private readonly hooks: GroupSyncHooks<A>) {
+    this.clock = hooks.clock ?? (() => performance.now());
+    this.syncedSize = hooks.delay?.size() ?? 0;
+  }
 
   private static empty<A>(): Group<A> {
     return { answers: [], buffers: [], wal: false, traces: [] };
@@ -48,11 +75,12 @@ export class GroupSync<A> {
 
   /** Answers of a batch just committed (its log records appended, its transaction done). */
   after(answers: A[], wal: boolean, packed: ArrayBuffer | undefined, trace?: BatchTrace): void {
+    if (this.next.answers.length === 0) this.firstWaitAt = this.clock();
     this.next.answers.push(...answers);
     if (packed) this.next.buffers.push(packed);
     if (trace) this.next.traces.push(trace);
     this.next.wal ||= wal;
-    this.startIfFree();
+    this.schedule();
   }
 
   /** Runs fn at once when no sync is in flight, else as soon as none is (no new one starts). */
@@ -67,38 +95,62 @@ export class GroupSync<A> {
     return new Promise((resolve) => this.idlers.push(resolve));
   }
 
-  private startIfFree(): void {
+  /** Starts a sync now, or once the delay since the oldest waiting answer has passed. */
+  private schedule(): void {
     // Work waiting for a quiet moment (a seal rotates the log) goes first: no new sync meanwhile.
     if (this.quiet.length > 0 || this.inFlight >= SYNCS_IN_FLIGHT) return;
     if (this.next.answers.length === 0) return;
+    const d = this.hooks.delay;
+    if (d && d.delayMs > 0) {
+      const left = this.firstWaitAt + d.delayMs - this.clock();
+      const pending = d.size() - this.syncedSize;
+      // pending < 0: a rotation replaced the file, its size says nothing (sync at once).
+      if (left > 0 && pending < d.shareBytes && pending >= 0) {
+        this.timer ??= setTimeout(() => {
+          this.timer = undefined;
+          this.schedule();
+        }, left);
+        return;
+      }
+    }
+    this.start();
+  }
+
+  private start(): void {
     const group = this.next;
     this.next = GroupSync.empty();
+    this.syncedSize = this.hooks.delay?.size() ?? 0;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
     this.inFlight++;
-    const syncStart = this.now?.() ?? 0;
+    this.hooks.started?.(group.answers.length);
+    const syncStart = this.hooks.traceNow?.() ?? 0;
     let pending = group.wal ? 2 : 1;
     let failure: Error | null = null;
     const done = (err: Error | null): void => {
       failure ??= err;
       if (--pending > 0) return;
       this.inFlight--;
-      const trace = this.now
-        ? { batches: group.traces, syncStart, syncEnd: this.now(), wal: group.wal }
+      const traceNow = this.hooks.traceNow;
+      const trace = traceNow
+        ? { batches: group.traces, syncStart, syncEnd: traceNow(), wal: group.wal }
         : undefined;
-      this.release(group.answers, group.buffers, failure, trace);
+      this.hooks.release(group.answers, group.buffers, failure, trace);
       if (this.inFlight === 0) for (const fn of this.quiet.splice(0)) fn();
-      this.startIfFree();
+      this.hooks.ended?.();
+      this.schedule();
       if (this.inFlight === 0 && this.next.answers.length === 0) {
         for (const resolve of this.idlers.splice(0)) resolve();
       }
     };
     try {
-      this.syncLog(done);
+      this.hooks.syncLog(done);
     } catch (err) {
       done(err as Error);
     }
     if (group.wal) {
       try {
-        this.syncWal(done);
+        this.hooks.syncWal(done);
       } catch (err) {
         done(err as Error);
       }

@@ -12,6 +12,7 @@ import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
 import { ingestTraceOn, traceAnswers, traceNow, traceWindow } from './ingest-trace.js';
+import { noteOpenLogIo } from './open-log-io.js';
 
 function newWorker(workerData: IngestWorkerData): Worker {
   return spawnWorker('ingest-worker', workerData);
@@ -101,6 +102,10 @@ export function startIngestWorker(
           resolve?.(result);
         }
         settleIdle();
+        return;
+      }
+      if ('io' in msg) {
+        noteOpenLogIo(share.shard, msg.io);
         return;
       }
       if ('sealed' in msg) {

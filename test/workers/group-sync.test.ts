@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { GroupSync, SYNCS_IN_FLIGHT, type SyncFn } from '../../src/workers/group-sync.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  GroupSync,
+  SYNCS_IN_FLIGHT,
+  type CommitDelay,
+  type SyncFn,
+} from '../../src/workers/group-sync.js';
 
 /** A sync that ends when the test says so, in the order the test chooses. */
 function manualSyncs() {
@@ -8,15 +13,23 @@ function manualSyncs() {
   return { fn, running };
 }
 
-function setup() {
+function setup(delay?: CommitDelay, clock?: () => number) {
   const log = manualSyncs();
   const wal = manualSyncs();
   const released: Array<{ answers: number[]; error: Error | null }> = [];
-  const sync = new GroupSync<number>(log.fn, wal.fn, (answers, _buffers, error) =>
-    released.push({ answers, error }),
-  );
+  const sync = new GroupSync<number>({
+    syncLog: log.fn,
+    syncWal: wal.fn,
+    release: (answers, _buffers, error) => released.push({ answers, error }),
+    delay,
+    clock,
+  });
   return { log, wal, released, sync };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('group sync', () => {
   it('starts a sync for a batch committed while one is in flight, and answers it when it ends', () => {
@@ -88,5 +101,48 @@ describe('group sync', () => {
     log.running[0]!(null);
     await done;
     expect(idle).toBe(true);
+  });
+
+  it('waits the commit delay for more batches, and starts at once when enough bytes wait', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    let size = 0;
+    const { log, released, sync } = setup(
+      { delayMs: 10, shareBytes: 1000, size: () => size },
+      () => now,
+    );
+    size = 100;
+    sync.after([1], false, undefined);
+    now = 4;
+    size = 200;
+    sync.after([2], false, undefined);
+    expect(log.running).toHaveLength(0);
+    now = 10;
+    vi.advanceTimersByTime(10);
+    expect(log.running).toHaveLength(1);
+    log.running[0]!(null);
+    expect(released).toEqual([{ answers: [1, 2], error: null }]);
+    // 1,000 bytes appended since that sync started: no waiting.
+    size = 1200;
+    sync.after([3], false, undefined);
+    expect(log.running).toHaveLength(2);
+  });
+
+  it('with a slow sync in flight, starts the next once the delay has passed, not when it ends', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const { log, released, sync } = setup(
+      { delayMs: 10, shareBytes: 1 << 20, size: () => 0 },
+      () => now,
+    );
+    sync.after([1], false, undefined);
+    now = 10;
+    vi.advanceTimersByTime(10);
+    sync.after([2], false, undefined);
+    now = 20;
+    vi.advanceTimersByTime(10);
+    expect(log.running).toHaveLength(2);
+    log.running[1]!(null);
+    expect(released).toEqual([{ answers: [2], error: null }]);
   });
 });
