@@ -11,8 +11,8 @@ import type { RenderFacts } from '../domain/front/render.js';
 import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
-import { ingestTraceOn, traceAnswers, traceNow, traceWindow } from './ingest-trace.js';
 import { noteOpenLogIo } from './open-log-io.js';
+import { ingestTraceOn, traceAnswers, traceNow, traceWindow } from './ingest-trace.js';
 
 function newWorker(workerData: IngestWorkerData): Worker {
   return spawnWorker('ingest-worker', workerData);

@@ -136,17 +136,12 @@ const walFd = (() => {
   };
 })();
 
-/**
- * Group fsync with a commit delay (group-sync.ts): each sync makes the log's last, partly filled
- * page clean, so the next append dirties it again and the kernel writes all 4 KiB of it once
- * more; the fewer reports a sync covers, the more bytes each costs. So a sync waits up to
- * `commitDelayMs` after the oldest waiting answer arrived for more batches to share it (as
- * PostgreSQL's commit_delay), unless `COMMIT_SHARE_BYTES` of records are waiting already.
- */
-const groupSync = new GroupSync<Answer>({
-  syncLog: (done) => logFile.sync(done),
-  syncWal: (done) => fdatasync(walFd(), done),
-  release: (answers, transfer, failure, trace) => {
+/** The log's size when the last sync started: what was appended since waits for the next. */
+let syncedSize = logFile.size;
+const groupSync = new GroupSync<Answer>(
+  (done) => logFile.sync(done),
+  (done) => fdatasync(walFd(), done),
+  (answers, transfer, failure, trace) => {
     if (failure) {
       const message = `sync failed: ${failure.message}`;
       port.postMessage({
@@ -155,15 +150,22 @@ const groupSync = new GroupSync<Answer>({
     } else {
       port.postMessage({ results: answers, trace } satisfies FromWorker, transfer);
     }
+    sendIo();
   },
-  delay: { delayMs: commitDelayMs, shareBytes: COMMIT_SHARE_BYTES, size: () => logFile.size },
-  started: (answers) => {
-    io.syncs++;
-    io.syncedReports += answers;
+  ingestTraceOn ? traceNow : undefined,
+  {
+    delayMs: commitDelayMs,
+    shareBytes: COMMIT_SHARE_BYTES,
+    // A rotation replaced the file when it is smaller: its size then says nothing (sync at once).
+    pendingBytes: () => logFile.size - syncedSize,
+    onStart: (answers) => {
+      syncedSize = logFile.size;
+      io.syncs++;
+      io.syncedReports += answers;
+    },
+    clock: () => performance.now(),
   },
-  ended: () => sendIo(),
-  traceNow: ingestTraceOn ? traceNow : undefined,
-});
+);
 
 /** Runs `fn` in the write slot once `schedule` calls back, settling with its result. */
 function inSlot<T>(schedule: (run: () => void) => void, fn: () => T): Promise<T> {

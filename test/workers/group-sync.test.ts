@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  GroupSync,
-  SYNCS_IN_FLIGHT,
-  type CommitDelay,
-  type SyncFn,
-} from '../../src/workers/group-sync.js';
+import { GroupSync, SYNCS_IN_FLIGHT, type SyncFn } from '../../src/workers/group-sync.js';
 
 /** A sync that ends when the test says so, in the order the test chooses. */
 function manualSyncs() {
@@ -13,23 +8,15 @@ function manualSyncs() {
   return { fn, running };
 }
 
-function setup(delay?: CommitDelay, clock?: () => number) {
+function setup() {
   const log = manualSyncs();
   const wal = manualSyncs();
   const released: Array<{ answers: number[]; error: Error | null }> = [];
-  const sync = new GroupSync<number>({
-    syncLog: log.fn,
-    syncWal: wal.fn,
-    release: (answers, _buffers, error) => released.push({ answers, error }),
-    delay,
-    clock,
-  });
+  const sync = new GroupSync<number>(log.fn, wal.fn, (answers, _buffers, error) =>
+    released.push({ answers, error }),
+  );
   return { log, wal, released, sync };
 }
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 describe('group sync', () => {
   it('starts a sync for a batch committed while one is in flight, and answers it when it ends', () => {
@@ -102,47 +89,94 @@ describe('group sync', () => {
     await done;
     expect(idle).toBe(true);
   });
+});
 
-  it('waits the commit delay for more batches, and starts at once when enough bytes wait', () => {
-    vi.useFakeTimers();
+describe('group sync with a commit delay', () => {
+  function delayed(delayMs: number, shareBytes: number) {
+    const log = manualSyncs();
+    const wal = manualSyncs();
+    const released: number[][] = [];
+    const started: number[] = [];
     let now = 0;
-    let size = 0;
-    const { log, released, sync } = setup(
-      { delayMs: 10, shareBytes: 1000, size: () => size },
-      () => now,
+    let pending = 0;
+    const sync = new GroupSync<number>(
+      log.fn,
+      wal.fn,
+      (answers) => released.push(answers),
+      undefined,
+      {
+        delayMs,
+        shareBytes,
+        pendingBytes: () => pending,
+        onStart: (n) => {
+          started.push(n);
+          pending = 0;
+        },
+        clock: () => now,
+      },
     );
-    size = 100;
+    return {
+      log,
+      released,
+      started,
+      sync,
+      advance: (ms: number) => {
+        now += ms;
+        vi.advanceTimersByTime(ms);
+      },
+      append: (bytes: number) => (pending += bytes),
+    };
+  }
+
+  afterEach(() => vi.useRealTimers());
+
+  it('holds a young, small group until the delay since its oldest answer ends', () => {
+    vi.useFakeTimers();
+    const { log, started, sync, advance, append } = delayed(10, 16_384);
+    append(200);
     sync.after([1], false, undefined);
-    now = 4;
-    size = 200;
+    advance(6);
+    append(200);
     sync.after([2], false, undefined);
     expect(log.running).toHaveLength(0);
-    now = 10;
-    vi.advanceTimersByTime(10);
+    advance(4);
+    // Timed from the first answer, not the last: one sync for both.
+    expect(started).toEqual([2]);
     expect(log.running).toHaveLength(1);
-    log.running[0]!(null);
-    expect(released).toEqual([{ answers: [1, 2], error: null }]);
-    // 1,000 bytes appended since that sync started: no waiting.
-    size = 1200;
-    sync.after([3], false, undefined);
-    expect(log.running).toHaveLength(2);
   });
 
-  it('with a slow sync in flight, starts the next once the delay has passed, not when it ends', () => {
+  it('starts at once when enough bytes wait to share the tail page', () => {
     vi.useFakeTimers();
-    let now = 0;
-    const { log, released, sync } = setup(
-      { delayMs: 10, shareBytes: 1 << 20, size: () => 0 },
-      () => now,
-    );
+    const { log, started, sync, append } = delayed(10, 1_000);
+    append(600);
     sync.after([1], false, undefined);
-    now = 10;
-    vi.advanceTimersByTime(10);
+    expect(log.running).toHaveLength(0);
+    append(600);
     sync.after([2], false, undefined);
-    now = 20;
-    vi.advanceTimersByTime(10);
-    expect(log.running).toHaveLength(2);
-    log.running[1]!(null);
-    expect(released).toEqual([{ answers: [2], error: null }]);
+    expect(started).toEqual([2]);
+    expect(log.running).toHaveLength(1);
+  });
+
+  it('starts at once when the file was replaced (fewer bytes than at the last sync)', () => {
+    vi.useFakeTimers();
+    const { log, sync, append } = delayed(10, 1_000);
+    append(-50);
+    sync.after([1], false, undefined);
+    expect(log.running).toHaveLength(1);
+  });
+
+  it('answers only when the delayed sync has ended, and resolves idle after it', async () => {
+    vi.useFakeTimers();
+    const { log, released, sync, advance, append } = delayed(10, 16_384);
+    append(100);
+    sync.after([7], false, undefined);
+    let idle = false;
+    void sync.idle().then(() => (idle = true));
+    advance(10);
+    expect(released).toEqual([]);
+    log.running[0]!(null);
+    expect(released).toEqual([[7]]);
+    await Promise.resolve();
+    expect(idle).toBe(true);
   });
 });
