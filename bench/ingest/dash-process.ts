@@ -52,6 +52,9 @@ export function spawnDash(
       DASH_ADMIN_PASSWORD: 'bench-password-1',
       // Every simulated node connects from loopback: no per-address connection cap.
       DASH_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      // /metrics for the ingest threads' disk writes by source (scrapeLogIo).
+      DASH_METRICS_ENABLED: 'true',
+      DASH_METRICS_ALLOW: '127.0.0.1/32',
     },
     stdio: ['ignore', process.env.BENCH_DASH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });

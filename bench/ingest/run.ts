@@ -8,6 +8,11 @@
  *
  *   npm run bench:ingest [-- --nodes 10000 --rate 3000 --open 15 --sat 8 --connections 256]
  *   npm run bench:ingest -- --gzip     every body gzip-encoded (Content-Encoding: gzip)
+ *   npm run bench:ingest -- --seal-interval 1m --open 130   Dash seals history every minute
+ *     (history_seal_interval), so the open loop holds two whole seal periods: the disk line is
+ *     then a steady state with every seal's writes in it (at 5 minutes, use --open 310 or more);
+ *     the bench prints the writes by source and how many seals fell in the window
+ *   npm run bench:ingest -- --commit-delay 0ms   Dash's ingest_commit_delay (default its own)
  *   npm run bench:ingest -- --only startup,rss   only the phases these targets need
  *     (latency, rss, disk, cpu, saturation, startup); --prebuilt skips the build
  *   npm run bench:ingest:pg [-- --database postgres://… --instances 2]
@@ -46,6 +51,7 @@ import {
   stopDash,
   waitForHttp,
 } from './dash-process.js';
+import { logIoBreakdown, scrapeLogIo } from './log-io.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,6 +73,10 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Use dist/ as it is (skip the build). */
     prebuilt: { type: 'boolean', default: false },
+    /** Dash's history_seal_interval (e.g. 1m): seals inside a shorter open loop. */
+    'seal-interval': { type: 'string' },
+    /** Dash's ingest_commit_delay (e.g. 0ms, 10ms). */
+    'commit-delay': { type: 'string' },
   },
 });
 const NODES = Number(args.nodes);
@@ -82,6 +92,9 @@ const SAT_SECONDS = Number(args.sat);
 const CONNECTIONS = Number(args.connections);
 const root = new URL('../../', import.meta.url).pathname;
 const TSX = ['--import', 'tsx'];
+// Dash reads its settings from the environment it inherits (spawnDash).
+if (args['seal-interval']) process.env.DASH_HISTORY_SEAL_INTERVAL = args['seal-interval'];
+if (args['commit-delay']) process.env.DASH_INGEST_COMMIT_DELAY = args['commit-delay'];
 
 /**
  * Runs a load phase in the generator process while sampling the servers' RSS: the peak of the
@@ -168,7 +181,8 @@ async function main(): Promise<void> {
     : 'SQLite';
   console.log(
     `ingest benchmark on ${where}: ${NODES} nodes, open loop ${RATE}/s for ${OPEN_SECONDS}s, saturation ${SAT_SECONDS}s × ${CONNECTIONS} connections${args.gzip ? ', gzip bodies' : ''}; ` +
-      `phases ${[...phases].join(', ')}; load average ${loadAtStart}`,
+      `phases ${[...phases].join(', ')}; history_seal_interval ${process.env.DASH_HISTORY_SEAL_INTERVAL ?? '5m (default)'}, ` +
+      `ingest_commit_delay ${process.env.DASH_INGEST_COMMIT_DELAY ?? 'default'}; load average ${loadAtStart}`,
   );
   // Measure what ships: the compiled build, not the TypeScript sources through a loader.
   if (!args.prebuilt) {
@@ -289,6 +303,7 @@ async function main(): Promise<void> {
       const writtenBeforeOpen = db ? 0 : writtenBytes(pid);
       const threadsBeforeOpen = db ? new Map<string, number>() : threadWritten(pid);
       const walBeforeOpen = await db?.walPosition();
+      const ioBeforeOpen = db ? undefined : await scrapeLogIo(ports[0]!);
       const open = await load(gen, pids, {
         ...common,
         mode: 'open',
@@ -318,6 +333,10 @@ async function main(): Promise<void> {
         // By thread: the ingest threads write history, projections and traffic counters (and
         // run most checkpoints); the main thread writes alerts and sessions.
         console.log(`  by thread: ${openThreads}`);
+        // The ingest threads send their counters about once a second: wait for the last ones.
+        await new Promise((r) => setTimeout(r, 1500));
+        const ioAfter = await scrapeLogIo(ports[0]!);
+        console.log(logIoBreakdown(ioBeforeOpen!, ioAfter, open.ok));
       }
       const perReport = (afterOpen - before) / Math.max(1, open.ok);
       console.log(

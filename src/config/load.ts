@@ -94,6 +94,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.historySealMs = parseSealInterval(str(v))),
   },
   {
+    yaml: 'ingest_commit_delay',
+    env: 'DASH_INGEST_COMMIT_DELAY',
+    apply: (v, o) => void (o.ingestCommitDelayMs = parseCommitDelay(str(v))),
+  },
+  {
     yaml: 'traffic_retention_days',
     env: 'DASH_TRAFFIC_RETENTION_DAYS',
     apply: (v, o) => void (o.trafficRetentionDays = parseInteger(v, 45, 3650)),
@@ -309,12 +314,15 @@ function applyKey(spec: KeySpec, raw: unknown, source: string, draft: Draft): vo
   }
 }
 
-function resolveDatabase(url: string | undefined, home: string): DatabaseConfig {
-  if (url === undefined || url === '') return { kind: 'sqlite', path: join(home, 'dash.db') };
+function resolveDatabase(url: string | undefined, home: string, delay?: number): DatabaseConfig {
+  const commitDelayMs = delay === undefined ? {} : { commitDelayMs: delay };
+  if (url === undefined || url === '')
+    return { kind: 'sqlite', path: join(home, 'dash.db'), ...commitDelayMs };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   const path = url.replace(/^sqlite:(\/\/)?/, '');
   if (path === '') throw new ConfigError('DASH_DATABASE_URL: sqlite URL needs a file path');
-  return { kind: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(path) };
+  const file = path === ':memory:' || isAbsolute(path) ? path : resolve(path);
+  return { kind: 'sqlite', path: file, ...commitDelayMs };
 }
 
 function defaultPublicUrl(listen: { host: string; port: number }): string {
@@ -363,7 +371,7 @@ export function loadConfig(env: Env = process.env): DashConfig {
     home,
     publicUrl: publicUrl ?? defaultPublicUrl(draft.listen),
     publicUrlConfigured: publicUrl !== undefined,
-    database: resolveDatabase(databaseUrl, home),
+    database: resolveDatabase(databaseUrl, home, rest.ingestCommitDelayMs),
   };
 }
 
@@ -372,6 +380,18 @@ function parseSealInterval(text: string): number {
   const ms = parseDuration(text);
   if (ms % 60_000 !== 0 || ms < 60_000 || ms > 3_600_000 || 86_400_000 % ms !== 0) {
     throw new Error('must be whole minutes from 1m to 60m that divide a day (e.g. 5m, 15m)');
+  }
+  return ms;
+}
+
+/** Longest ingest_commit_delay: beyond it the answers' latency costs more than the bytes saved. */
+const MAX_COMMIT_DELAY_MS = 100;
+
+/** ingest_commit_delay: whole milliseconds from 0 (sync at once) to MAX_COMMIT_DELAY_MS. */
+function parseCommitDelay(text: string): number {
+  const ms = parseDuration(text);
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_COMMIT_DELAY_MS) {
+    throw new Error(`must be whole milliseconds from 0ms to ${MAX_COMMIT_DELAY_MS}ms (e.g. 10ms)`);
   }
   return ms;
 }

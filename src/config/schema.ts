@@ -4,7 +4,9 @@ import type { ConnectionLimits } from './http-limits.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  /** commitDelayMs: ingest_commit_delay (also `DashConfig.ingestCommitDelayMs`). */
+  { kind: 'sqlite'; path: string; commitDelayMs?: number } | { kind: 'postgres'; url: string };
 
 /** Validated configuration; every field has a documented default (docs/configuration.md). */
 export interface DashConfig {
@@ -36,6 +38,11 @@ export interface DashConfig {
   historyMaxBytes?: number;
   /** How often raw history is sealed into compressed blocks (a block per node and interval). */
   historySealMs: number;
+  /**
+   * Longest a stored report waits for the fsync that acknowledges it, so that more reports
+   * share it (ingest_commit_delay; SQLite). Undefined: 10 ms (workers/commit-delay.ts).
+   */
+  ingestCommitDelayMs?: number;
   /** Per-interface traffic counters and 5-minute facts (at least a whole cycle and the last). */
   trafficRetentionDays: number;
   /**

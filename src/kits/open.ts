@@ -17,5 +17,5 @@ export async function openEngineKit(config: DatabaseConfig, now: number): Promis
       throw err;
     }
   }
-  return sqliteKit(openSqliteStore(config.path, now), config.path);
+  return sqliteKit(openSqliteStore(config.path, now), config.path, config.commitDelayMs);
 }

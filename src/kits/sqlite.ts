@@ -14,9 +14,9 @@ import type { EngineKit } from './engine-kit.js';
  * SQLite: worker threads with their own connections to the file commit metrics, each to its
  * open-block log (an in-memory database has no second connection, so its pipeline runs on the
  * calling thread and writes rows). What the logs of a stopped or crashed run hold is sealed
- * into the database first, before anything reads it.
+ * into the database first, before anything reads it. `commitDelayMs`: ingest_commit_delay.
  */
-export function sqliteKit(store: SqliteStore, path: string): EngineKit {
+export function sqliteKit(store: SqliteStore, path: string, commitDelayMs?: number): EngineKit {
   const ephemeral = path === ':memory:';
   if (!ephemeral) sealLeftLogs(store.raw, path);
   return {
@@ -30,6 +30,7 @@ export function sqliteKit(store: SqliteStore, path: string): EngineKit {
         ? workerIngestBackend(path, o.log, o.now, o.staleAfterSec, {
             maxDevicesPerNode: o.maxDevicesPerNode,
             threads: ingestThreadsFor(o.threads),
+            commitDelayMs,
           })
         : inlineIngestBackend(store.raw, o.now, o.staleAfterSec, o.maxDevicesPerNode);
     },

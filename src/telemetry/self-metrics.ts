@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { IngestObserver } from '../domain/ingest/ingest-observer.js';
 import type { JobObserver } from '../jobs/scheduler.js';
+import type { OpenLogIo } from '../workers/open-log-io.js';
 
 export interface SelfMetricsSources {
   /** Reports handed to the ingest backend and not yet batched (the backend's own queue). */
@@ -9,6 +10,8 @@ export interface SelfMetricsSources {
   ingestBatches: () => { batches: number; reports: number };
   /** Bytes the database occupies (file, or pages of an in-memory one), WAL included. */
   databaseBytes: () => number | Promise<number>;
+  /** The SQLite ingest threads' disk writes by source; undefined without open-block logs. */
+  openLogIo?: () => OpenLogIo | undefined;
 }
 
 /**
@@ -100,6 +103,51 @@ export class SelfMetrics implements IngestObserver, JobObserver {
       labelNames: ['job'],
       registers,
     });
+    const io = sources.openLogIo;
+    if (io) {
+      new Counter({
+        name: 'dash_ingest_log_bytes_total',
+        help:
+          'SQLite ingest threads: bytes by source. appended_samples/appended_projections: records ' +
+          'appended to the open-block logs; sealed_blocks: block data stored by seals; ' +
+          'rotated: log files written by rotations; written_seal, written_rotation, ' +
+          'written_thread: page writes charged (/proc write_bytes) during seal steps, rotation ' +
+          'steps, and in all of the threads.',
+        labelNames: ['source'],
+        registers,
+        collect() {
+          this.reset();
+          const t = io();
+          if (!t) return;
+          this.inc({ source: 'appended_samples' }, t.sampleBytes);
+          this.inc({ source: 'appended_projections' }, t.projectionBytes);
+          this.inc({ source: 'sealed_blocks' }, t.blockBytes);
+          this.inc({ source: 'rotated' }, t.rotationBytes);
+          this.inc({ source: 'written_seal' }, t.sealWritten);
+          this.inc({ source: 'written_rotation' }, t.rotationWritten);
+          this.inc({ source: 'written_thread' }, t.threadWritten);
+        },
+      });
+      new Counter({
+        name: 'dash_ingest_log_events_total',
+        help:
+          'SQLite ingest threads: syncs (fdatasyncs of the logs), synced_reports (reports they ' +
+          'acknowledged), seals, stored_projections (written to node_current by seals), ' +
+          'carried_projections (kept in the next log file instead).',
+        labelNames: ['event'],
+        registers,
+        collect() {
+          this.reset();
+          const t = io();
+          if (!t) return;
+          this.inc({ event: 'syncs' }, t.syncs);
+          this.inc({ event: 'synced_reports' }, t.syncedReports);
+          this.inc({ event: 'seals' }, t.seals);
+          this.inc({ event: 'stored_projections' }, t.storedProjections);
+          this.inc({ event: 'carried_projections' }, t.carriedProjections);
+        },
+      });
+    }
     new Gauge({
       name: 'dash_database_size_bytes',
       help: 'Size of the database, write-ahead log included.',

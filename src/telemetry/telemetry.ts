@@ -1,6 +1,7 @@
 import type { MetricsConfig } from '../config/schema.js';
 import type { FrontState } from '../domain/front/front-state.js';
 import { ingestStats } from '../workers/ingest-stats.js';
+import { openLogIoTotals } from '../workers/open-log-io.js';
 import { NodeExposition, groupLabelsFrom } from './node-exposition.js';
 import { SelfMetrics } from './self-metrics.js';
 
@@ -27,6 +28,7 @@ export function createTelemetry(d: TelemetryDeps): Telemetry {
       ingestQueued: () => ingestStats.queued,
       ingestBatches: () => ({ batches: ingestStats.batches, reports: ingestStats.batchedReports }),
       databaseBytes: d.databaseBytes,
+      openLogIo: openLogIoTotals,
     }),
     nodes: new NodeExposition({
       front: d.front,

@@ -72,15 +72,24 @@ export function workerIngestBackend(
   log: Logger,
   now: () => number,
   staleAfterSec: number,
-  opts: { threads?: number; maxDevicesPerNode?: number } = {},
+  opts: { threads?: number; maxDevicesPerNode?: number; commitDelayMs?: number } = {},
 ): IngestBackend {
-  const { threads = ingestThreadsFor(0), maxDevicesPerNode } = opts;
+  const { threads = ingestThreadsFor(0), maxDevicesPerNode, commitDelayMs } = opts;
   if (threads <= 1) {
-    return startIngestWorker(path, log, now, staleAfterSec, { shard: 0, maxDevicesPerNode });
+    return startIngestWorker(path, log, now, staleAfterSec, {
+      shard: 0,
+      maxDevicesPerNode,
+      commitDelayMs,
+    });
   }
   const writeLock = WriteLock.buffer();
   const shards = Array.from({ length: threads }, (_, shard) =>
-    startIngestWorker(path, log, now, staleAfterSec, { shard, writeLock, maxDevicesPerNode }),
+    startIngestWorker(path, log, now, staleAfterSec, {
+      shard,
+      writeLock,
+      maxDevicesPerNode,
+      commitDelayMs,
+    }),
   );
   return shardedIngestBackend(shards);
 }

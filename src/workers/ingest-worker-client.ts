@@ -11,6 +11,7 @@ import type { RenderFacts } from '../domain/front/render.js';
 import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
+import { noteOpenLogIo } from './open-log-io.js';
 
 function newWorker(workerData: IngestWorkerData): Worker {
   return spawnWorker('ingest-worker', workerData);
@@ -84,6 +85,10 @@ export function startIngestWorker(
           resolve?.(result);
         }
         settleIdle();
+        return;
+      }
+      if ('io' in msg) {
+        noteOpenLogIo(share.shard, msg.io);
         return;
       }
       if ('sealed' in msg) {

@@ -12,12 +12,15 @@ import {
   OpenLogReaders,
   openLogPath,
   planSeal,
-  sealEverything,
+  sealEverythingRuns,
   sealedBoundary,
+  type SealRun,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
 import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
+import { emptyOpenLogIo, threadWrittenBytes, type OpenLogIo } from './open-log-io.js';
+import { COMMIT_SHARE_BYTES, DEFAULT_COMMIT_DELAY_MS } from './commit-delay.js';
 
 /**
  * The ingest thread: owns the second SQLite connection and runs the report pipeline and the
@@ -52,6 +55,7 @@ export interface SealReport {
 export type FromWorker =
   | { ready: true }
   | { sealed: SealReport }
+  | { io: OpenLogIo }
   | { results: Array<{ id: number; result: CoreResult }> }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
@@ -68,10 +72,22 @@ export interface IngestWorkerData {
   maxDevicesPerNode?: number;
   /** Bytes a seal step writes before it commits (tests make it small to get many steps). */
   sealStepBytes?: number;
+  /**
+   * Longest a committed report waits for its log sync to start (ingest_commit_delay), unless
+   * `COMMIT_SHARE_BYTES` of records are waiting already; 0 syncs at once.
+   */
+  commitDelayMs?: number;
 }
 
-const { path, staleAfterSec, shard, writeLock, maxDevicesPerNode, sealStepBytes } =
-  workerData as IngestWorkerData;
+const {
+  path,
+  staleAfterSec,
+  shard,
+  writeLock,
+  maxDevicesPerNode,
+  sealStepBytes,
+  commitDelayMs = DEFAULT_COMMIT_DELAY_MS,
+} = workerData as IngestWorkerData;
 nameThisThread(`ingest-${shard}`);
 // Commits write the WAL without waiting for the disk; groupSync below makes them durable before
 // anyone is answered, on a libuv thread, so this thread decodes the next batch meanwhile.
@@ -93,11 +109,30 @@ let sealMs = DEFAULT_SEAL_MS;
 
 type Answer = { id: number; result: CoreResult };
 
+/** This thread's disk writes by source (open-log-io.ts), sent to the HTTP thread now and then. */
+const io = emptyOpenLogIo();
+let ioSentAt = 0;
+function sendIo(force = false): void {
+  const t = performance.now();
+  if (!force && t - ioSentAt < 1000) return;
+  ioSentAt = t;
+  io.sampleBytes = committer.appended.samples;
+  io.projectionBytes = committer.appended.projections;
+  io.threadWritten = threadWrittenBytes();
+  port.postMessage({ io: { ...io } } satisfies FromWorker);
+}
+
 /**
  * Group fsync: answers of committed batches wait for the next fdatasync of the log (and of the
  * WAL, when a batch since the last sync wrote to SQLite) that starts after their commit; one in
  * flight at a time, so every sync covers all batches before it. A 200 means the report survives
  * power loss, without blocking this thread on the disk.
+ *
+ * Each sync makes the log's last, partly filled page clean, so the next append dirties it again
+ * and the kernel writes all 4 KiB of it once more: the fewer reports a sync covers, the more
+ * bytes each costs (4 KiB / reports per sync on top of their records). So a sync waits up to
+ * `commitDelayMs` after the oldest waiting answer arrived, for more batches to share it
+ * (as PostgreSQL's commit_delay), unless `COMMIT_SHARE_BYTES` of records are waiting already.
  */
 const groupSync = (() => {
   const walPath = `${path}-wal`;
@@ -107,6 +142,10 @@ const groupSync = (() => {
   /** The packed view bodies of the waiting answers (packViews), transferred with them. */
   let buffers: ArrayBuffer[] = [];
   let walDirty = false;
+  /** When the oldest waiting answer arrived, the log's size at the last sync, the delay timer. */
+  let firstWaitAt = 0;
+  let syncedSize = logFile.size;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const idle: Array<() => void> = [];
   const quiet: Array<() => void> = [];
   const walFd = (): number => {
@@ -124,6 +163,11 @@ const groupSync = (() => {
     buffers = [];
     walDirty = false;
     syncing = true;
+    syncedSize = logFile.size;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    io.syncs++;
+    io.syncedReports += answers.length;
     let pending = wal ? 2 : 1;
     let failure: Error | null = null;
     const done = (err: Error | null): void => {
@@ -140,7 +184,8 @@ const groupSync = (() => {
       }
       // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
       for (const fn of quiet.splice(0)) fn();
-      if (waiting.length > 0) start();
+      sendIo();
+      if (waiting.length > 0) schedule();
       else for (const resolve of idle.splice(0)) resolve();
     };
     try {
@@ -156,12 +201,22 @@ const groupSync = (() => {
       }
     }
   };
+  /** Starts the sync now, or once the delay since the oldest waiting answer has passed. */
+  const schedule = (): void => {
+    if (syncing || waiting.length === 0) return;
+    const left = firstWaitAt + commitDelayMs - performance.now();
+    // A rotation replaced the file: its size says nothing about what waits (sync at once).
+    const pending = logFile.size - syncedSize;
+    if (left <= 0 || pending >= COMMIT_SHARE_BYTES || pending < 0) start();
+    else timer ??= setTimeout(() => ((timer = undefined), schedule()), left);
+  };
   return {
     after(answers: Answer[], wal: boolean, packed: ArrayBuffer | undefined): void {
+      if (waiting.length === 0) firstWaitAt = performance.now();
       waiting.push(...answers);
       if (packed) buffers.push(packed);
       walDirty ||= wal;
-      if (!syncing) start();
+      schedule();
     },
     /** Runs fn at once when no sync is in flight, else as soon as the one in flight ends. */
     whenQuiet(fn: () => void): void {
@@ -202,48 +257,86 @@ function nextTurn<T>(fn: () => T): Promise<T> {
   return inSlot((run) => setImmediate(run), fn);
 }
 
+/** Runs `fn` on a later turn of the event loop, outside the write slot (it writes no SQLite). */
+function nextTurnNoSlot<T>(fn: () => T): Promise<T> {
+  return new Promise((resolve, reject) =>
+    setImmediate(() => {
+      try {
+        resolve(fn());
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }),
+  );
+}
+
 /**
  * A seal of this thread's closed windows in short transactions (open-log-seal.ts), each on its
  * own turn of the event loop, so the batches that arrive meanwhile commit between them instead
- * of waiting out the whole seal; the last step (watermark and rotation) waits for a moment
- * with no sync in flight.
+ * of waiting out the whole seal. Most projections are carried into the next log file rather
+ * than stored in `node_current` (planSeal's `carry`, CURRENT_REFRESH_SEALS).
  */
 async function sealInSteps(now: number): Promise<SealReport | undefined> {
-  const run = planSeal(db, logFile, committer.index, shard, now, sealMs, sealStepBytes);
+  const run = planSeal(db, logFile, committer.index, shard, now, sealMs, sealStepBytes, true);
   if (!run) return undefined;
+  const report = await runSeal(run);
+  port.postMessage({ sealed: report } satisfies FromWorker);
+  return report;
+}
+
+/**
+ * Runs a seal's steps: each node range read and encoded outside the write slot (so the other
+ * thread commits, or seals, meanwhile) and committed in it; the copy of the log's open part
+ * into the next file outside it too (no SQLite write); the last step (watermark and rotation)
+ * in it, at a moment with no sync in flight.
+ */
+async function runSeal(run: SealRun): Promise<SealReport> {
   const started = performance.now();
   let steps = 0;
   let longestStepMs = 0;
   const timed = <T>(fn: () => T): T => {
     const t0 = performance.now();
+    const w0 = threadWrittenBytes();
+    const copy = run.copying;
     try {
       return fn();
     } finally {
       longestStepMs = Math.max(longestStepMs, performance.now() - t0);
       steps++;
+      if (copy) io.rotationWritten += threadWrittenBytes() - w0;
+      else io.sealWritten += threadWrittenBytes() - w0;
     }
   };
-  while (await nextTurn(() => timed(() => run.step())));
+  while (await nextTurnNoSlot(() => timed(() => run.prepareRange()))) {
+    await nextTurn(() => timed(() => run.commitRange()));
+  }
+  while (await nextTurnNoSlot(() => timed(() => run.step())));
   let finishMs = 0;
   const result = (await sealLog(() => {
     const t0 = performance.now();
+    const w0 = threadWrittenBytes();
     try {
       return run.finish();
     } finally {
       finishMs = performance.now() - t0;
+      io.rotationWritten += threadWrittenBytes() - w0;
     }
   })) as ReturnType<typeof run.finish>;
-  const report: SealReport = {
+  io.seals++;
+  io.blockBytes += run.written.blockBytes;
+  io.storedProjections += result.projections;
+  io.carriedProjections += run.written.carried;
+  io.rotationBytes += logFile.size;
+  sendIo(true);
+  return {
     shard,
     ...result,
     // The last call found nothing left: it was no step.
-    steps: steps - 1,
+    steps: steps - 2,
     longestStepMs: Math.max(longestStepMs, finishMs),
     finishMs,
     totalMs: performance.now() - started,
   };
-  port.postMessage({ sealed: report } satisfies FromWorker);
-  return report;
 }
 
 /** The seal in progress, if any: seals run one after another, and a stop waits for it. */
@@ -293,8 +386,11 @@ port.on('message', (msg: ToWorker) => {
   } else {
     void groupSync.idle().then(async () => {
       await sealing;
-      // A stop seals everything this thread logged, so a stopped database holds every point.
-      await sealLog(() => sealEverything(db, logFile, committer.index, shard, sealMs));
+      // A stop seals everything this thread logged, so a stopped database holds every point;
+      // in steps, so the other thread's stop encodes its blocks meanwhile (on the other core).
+      for (const run of sealEverythingRuns(db, logFile, committer.index, shard, sealMs)) {
+        port.postMessage({ sealed: await runSeal(run) } satisfies FromWorker);
+      }
       committer.index.close();
       readers.close();
       logFile.close();

@@ -75,6 +75,22 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the ingest commit delay: whole milliseconds from 0 to 100', () => {
+    expect(loadConfig({ DASH_HOME: tempHome() }).ingestCommitDelayMs).toBeUndefined();
+    const at = (v: string) =>
+      loadConfig({ DASH_HOME: tempHome(), DASH_INGEST_COMMIT_DELAY: v }).ingestCommitDelayMs;
+    expect(at('0ms')).toBe(0);
+    expect(at('10ms')).toBe(10);
+    expect(at('100ms')).toBe(100);
+    // The SQLite engine takes it with its database.
+    const c = loadConfig({ DASH_HOME: tempHome(), DASH_INGEST_COMMIT_DELAY: '3ms' });
+    expect(c.database).toMatchObject({ kind: 'sqlite', commitDelayMs: 3 });
+    for (const bad of ['101ms', '1s', '-5ms', '5', 'soon']) {
+      expect(() => at(bad)).toThrow(ConfigError);
+      expect(() => at(bad)).toThrow('DASH_INGEST_COMMIT_DELAY');
+    }
+  });
+
   it('reads the history size budget and seal interval', () => {
     const d = loadConfig({ DASH_HOME: tempHome() });
     expect(d.historyMaxBytes).toBeUndefined();

@@ -99,17 +99,59 @@ function stats(s: ReportPressureStats | null | undefined): PressureStatsView | u
   return { avg10: s.avg10 ?? 0, avg60: s.avg60 ?? 0, avg300: s.avg300 ?? 0, total: s.total ?? 0 };
 }
 
+const PRESSURE_RESOURCES = ['cpu', 'memory', 'io'] as const;
+
 /** A resource with neither `some` nor `full` is dropped; nothing left means no pressure. */
 export function pressureView(p: ReportPressure | null | undefined): PressureView | undefined {
   if (!p) return undefined;
   const view: PressureView = {};
   let any = false;
-  for (const res of ['cpu', 'memory', 'io'] as const) {
+  for (const res of PRESSURE_RESOURCES) {
     const some = stats(p[res]?.some);
     const full = stats(p[res]?.full);
     if (!some && !full) continue;
-    view[res] = { ...(some ? { some } : {}), ...(full ? { full } : {}) };
+    // Built member by member (some before full) rather than from spread literals: one object
+    // per resource on every report instead of three.
+    const entry: { some?: PressureStatsView; full?: PressureStatsView } = {};
+    if (some) entry.some = some;
+    if (full) entry.full = full;
+    view[res] = entry;
     any = true;
   }
   return any ? view : undefined;
+}
+
+/*
+ * JSON of the pressure view, written for its fixed shape of numbers: the same text as
+ * JSON.stringify of the view (test/domain/front/side-json.test.ts compares them on random
+ * reports), about a quarter cheaper since it neither enumerates nor quotes keys. (The same for
+ * the thermal view, whose members are mostly strings, was twice as slow as JSON.stringify: one
+ * JSON.stringify call per string costs more than the native walk.)
+ */
+
+/** A number as JSON.stringify writes it (non-finite numbers are null). */
+const num = (x: number): string => (Number.isFinite(x) ? String(x) : 'null');
+
+function statsJson(s: PressureStatsView): string {
+  return (
+    `{"avg10":${num(s.avg10)},"avg60":${num(s.avg60)},` +
+    `"avg300":${num(s.avg300)},"total":${num(s.total)}}`
+  );
+}
+
+export function pressureJson(view: PressureView | undefined): string | null {
+  if (view === undefined) return null;
+  let out = '{';
+  for (const res of PRESSURE_RESOURCES) {
+    const entry = view[res];
+    if (entry === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `"${res}":{`;
+    if (entry.some !== undefined) out += '"some":' + statsJson(entry.some);
+    if (entry.full !== undefined) {
+      out += (entry.some !== undefined ? ',"full":' : '"full":') + statsJson(entry.full);
+    }
+    out += '}';
+  }
+  return out + '}';
 }

@@ -3,7 +3,7 @@ import type { NodeReport } from '../../protocol/node-report.js';
 import type { BatchCommitter, MetricsWrite, MetricsWriteOutcome } from '../../store/ports.js';
 import { bodyJson, renderBody, type RenderFacts, type SidePayloads } from '../front/render.js';
 import { runtimeView, type RuntimeView } from '../front/runtime-view.js';
-import { pressureView, smartView, thermalView } from '../front/side-views.js';
+import { pressureJson, pressureView, smartView, thermalView } from '../front/side-views.js';
 import { historySample } from './history-sample.js';
 import { bodyReadings, ifaceCounters, type ReportDigest } from './report-digest.js';
 import { validateMetricsReport } from './validate-metrics.js';
@@ -140,7 +140,7 @@ export class ReportPreparer {
       const side: SidePayloads = {
         smartJson: json(smart),
         thermalJson: json(thermal),
-        pressureJson: json(pressureView(m.pressure)),
+        pressureJson: pressureJson(pressureView(m.pressure)),
       };
       const sample = historySample(m);
       const write: MetricsWrite = {

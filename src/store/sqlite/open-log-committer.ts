@@ -8,7 +8,7 @@ import {
 import type { BatchCommitter, MetricsWrite, MetricsWriteOutcome } from '../ports.js';
 import type { DeviceRegistry } from './device-registry.js';
 import { UPSERT_NODE_CURRENT_SQL, currentParams } from './current-sql.js';
-import type { OpenLogFile } from './open-log.js';
+import { RECORD_FRAME_BYTES, type OpenLogFile } from './open-log.js';
 import { OpenLogIndex } from './open-log-index.js';
 import { ReportRules, SOLE_WRITER, firstFreeTime, type WriteSlot } from './report-rules.js';
 
@@ -51,6 +51,8 @@ export class OpenLogCommitter implements BatchCommitter {
   };
   /** Whether the last batch wrote to SQLite (a new device, an address): sync the WAL too. */
   sqliteWritten = false;
+  /** Bytes of sample and projection records appended so far, framing included. */
+  readonly appended = { samples: 0, projections: 0 };
 
   constructor(
     readonly db: BetterSqlite3.Database,
@@ -85,26 +87,31 @@ export class OpenLogCommitter implements BatchCommitter {
     const outcomes = this.rules.commit(entries, this.writer);
     this.sqliteWritten = (this.changes.get() as number) !== before;
     const append: Buffer[] = [];
+    let samples = 0;
+    let projections = 0;
     entries.forEach((e, i) => {
       const p = this.pending.get(e);
       if (!p || (outcomes[i] !== 'current' && outcomes[i] !== 'history')) return;
       append.push(p.sample);
+      samples += p.sample.length + RECORD_FRAME_BYTES;
       const c = p.projection?.current;
       if (c) {
-        append.push(
-          encodeProjection({
-            node: e.nodeId,
-            at: e.receivedAt,
-            reportedAt: c.reportedAt,
-            runtimeJson: c.runtimeJson ?? JSON.stringify(c.runtime),
-            smartJson: c.smartJson,
-            thermalJson: c.thermalJson,
-            pressureJson: c.pressureJson,
-          }),
-        );
+        const record = encodeProjection({
+          node: e.nodeId,
+          at: e.receivedAt,
+          reportedAt: c.reportedAt,
+          runtimeJson: c.runtimeJson ?? JSON.stringify(c.runtime),
+          smartJson: c.smartJson,
+          thermalJson: c.thermalJson,
+          pressureJson: c.pressureJson,
+        });
+        append.push(record);
+        projections += record.length + RECORD_FRAME_BYTES;
       }
     });
     this.log.append(append);
+    this.appended.samples += samples;
+    this.appended.projections += projections;
     for (const [node, times] of this.batchTimes) for (const at of times) this.noteTime(node, at);
     return outcomes;
   }

@@ -3,6 +3,7 @@ import { encodeBlock } from '../history-blocks/block-codec.js';
 import { dayAccounting, rowsToBlock, storedDevices, type StoredRow } from './history-blocks.js';
 import { watermarks } from './metrics-jobs-state.js';
 import type { OpenLogIndex } from './open-log-index.js';
+import type { OpenProjection } from '../history-blocks/open-log-record.js';
 import { UPSERT_NODE_CURRENT_SQL } from './current-sql.js';
 
 /**
@@ -69,10 +70,44 @@ export interface LogSealResult {
 /** Bytes one step writes before it commits: a few milliseconds of work on a quiet disk. */
 export const SEAL_STEP_BYTES = 128 * 1024;
 
+/**
+ * A running server's seals store each node's newest projection in `node_current` only once in
+ * this many seals (one hour at the default 5 minutes), a different slice of the nodes each
+ * time; the other projections are carried into the next log file instead. Rewriting every
+ * node's ~4.5 KB row at every seal cost about 16 KiB of page writes per node (leaf, overflow
+ * pages, freelist; once in the WAL and again at checkpoint), the largest part of the disk
+ * writes per report (docs/ingest-disk-writes.md), while a carried projection is ~1.7 KB
+ * appended once. `node_current` is read at start (after the start has sealed what the logs
+ * hold) and by a front view that re-reads a node after its static facts changed; a stop or a
+ * start still stores every projection, so this only bounds how stale the table is while the
+ * server runs (a copy of the database file taken meanwhile).
+ */
+export const CURRENT_REFRESH_SEALS = 12;
+
+/**
+ * The nodes whose projection the seal to `boundary` stores in `node_current`: one slice in
+ * `seals`, by a hash of the node id so that both ingest threads' nodes (odd, even) spread over
+ * every slice.
+ */
+export function currentSlice(
+  boundary: number,
+  sealMs: number,
+  seals = CURRENT_REFRESH_SEALS,
+): (node: number) => boolean {
+  const slice = Math.floor(boundary / sealMs) % seals;
+  return (node) => (Math.imul(node, 0x9e3779b1) >>> 0) % seals === slice;
+}
+
 export class LogSeal {
   readonly result: LogSealResult = { blocks: 0, points: 0, projections: 0 };
-  /** Receive time of the projection written for each node: newer ones stay in the log. */
-  readonly written = new Map<number, number>();
+  /**
+   * Per node, the receive time from which its projection records stay in the next log file:
+   * after the one written to `node_current`, or from the newest one when it is carried.
+   */
+  readonly keepFrom = new Map<number, number>();
+  /** Bytes of block data written, and projections carried into the next log instead. */
+  blockBytes = 0;
+  carried = 0;
   private readonly nodes: number[];
   private next = 0;
   private readonly marks: SealMarks;
@@ -90,6 +125,8 @@ export class LogSeal {
     readonly boundary: number,
     private readonly sealMs: number,
     private readonly stepBytes = SEAL_STEP_BYTES,
+    /** Whether a node's newest projection goes to `node_current` now (else it is carried). */
+    private readonly storeCurrent: (node: number) => boolean = () => true,
   ) {
     index.refresh();
     this.jobs = watermarks(db);
@@ -111,27 +148,54 @@ export class LogSeal {
 
   /** Whether every node range is committed (only `finish` is left). */
   get ranges(): boolean {
-    return this.next >= this.nodes.length;
+    return this.next >= this.nodes.length && this.prepared === undefined;
   }
 
   get done(): boolean {
     return this.finished;
   }
 
-  /** Commits the next node range (one short transaction); false when none was left. */
-  step(): boolean {
-    if (this.ranges) return false;
+  /** The next node range, read from the log and encoded, waiting for `commit`. */
+  private prepared: { nodes: PreparedNode[]; last: number } | undefined;
+
+  /**
+   * Reads and encodes the next node range (blocks, the projection to store), writing nothing:
+   * a thread may run it outside the write slot, so two threads sealing at once (a stop) encode
+   * in parallel and only their inserts take turns. False when no range is left.
+   */
+  prepare(): boolean {
+    if (this.prepared) return true;
+    if (this.next >= this.nodes.length) return false;
     this.index.refresh();
+    const nodes: PreparedNode[] = [];
+    let bytes = 0;
+    let last = this.nodes[this.next]!;
+    while (this.next < this.nodes.length && bytes < this.stepBytes) {
+      last = this.nodes[this.next++]!;
+      const node = this.prepareNode(last);
+      nodes.push(node);
+      bytes += node.bytes;
+    }
+    this.prepared = { nodes, last };
+    return true;
+  }
+
+  /** Commits the prepared range (one short transaction, in the write slot). */
+  commit(): void {
+    const range = this.prepared;
+    if (!range) return;
     this.db.transaction(() => {
-      let bytes = 0;
-      let last = this.nodes[this.next]!;
-      while (this.next < this.nodes.length && bytes < this.stepBytes) {
-        last = this.nodes[this.next++]!;
-        bytes += this.sealNode(last);
-      }
+      for (const node of range.nodes) this.writeNode(node);
       this.jobs.set(sealingTo(this.shard), this.boundary);
-      this.jobs.set(sealingThrough(this.shard), last);
+      this.jobs.set(sealingThrough(this.shard), range.last);
     })();
+    this.prepared = undefined;
+  }
+
+  /** Prepares and commits the next node range; false when none was left. */
+  step(): boolean {
+    if (!this.prepare()) return false;
+    this.commit();
     return true;
   }
 
@@ -151,9 +215,8 @@ export class LogSeal {
     return this.result;
   }
 
-  /** Writes one node's closed windows and newest projection; returns the bytes written. */
-  private sealNode(node: number): number {
-    let bytes = 0;
+  /** One node's closed windows as encoded blocks, and its newest projection. */
+  private prepareNode(node: number): PreparedNode {
     const windows = new Map<number, StoredRow[]>();
     for (const s of this.index.samples(node, unsealedFrom(this.marks, node), this.boundary)) {
       const window = Math.floor(s.at / this.sealMs) * this.sealMs;
@@ -161,40 +224,64 @@ export class LogSeal {
       if (!rows) windows.set(window, (rows = []));
       rows.push({ at: s.at, host: [...s.host], devices: storedDevices(s.devices) });
     }
+    const blocks: PreparedNode['blocks'] = [];
+    let bytes = 0;
     for (const rows of windows.values()) {
       const data = encodeBlock(rowsToBlock(rows));
-      const tStart = rows[0]!.at;
-      this.insert.run(node, tStart, rows.at(-1)!.at, rows.length, data);
-      this.account(tStart, data.length, rows.length, 1);
-      this.result.blocks++;
-      this.result.points += rows.length;
+      blocks.push({ tStart: rows[0]!.at, tEnd: rows.at(-1)!.at, count: rows.length, data });
       bytes += data.length;
     }
     const p = this.index.projection(node);
-    if (p) {
-      this.written.set(node, p.at);
-      const stored = this.storedAt.get(node) as number | undefined;
-      if (stored === undefined || p.at > stored) {
-        this.current.run(
-          node,
-          p.at,
-          p.reportedAt,
-          p.at,
-          p.runtimeJson,
-          p.smartJson,
-          p.thermalJson,
-          p.pressureJson,
-        );
-        this.result.projections++;
-        bytes +=
-          p.runtimeJson.length +
-          (p.smartJson?.length ?? 0) +
-          (p.thermalJson?.length ?? 0) +
-          (p.pressureJson?.length ?? 0);
-      }
+    const store = p !== undefined && this.storeCurrent(node);
+    if (p && store) {
+      bytes +=
+        p.runtimeJson.length +
+        (p.smartJson?.length ?? 0) +
+        (p.thermalJson?.length ?? 0) +
+        (p.pressureJson?.length ?? 0);
     }
-    return bytes;
+    return { node, blocks, projection: p, store, bytes };
   }
+
+  private writeNode({ node, blocks, projection: p, store }: PreparedNode): void {
+    for (const b of blocks) {
+      this.insert.run(node, b.tStart, b.tEnd, b.count, b.data);
+      this.account(b.tStart, b.data.length, b.count, 1);
+      this.result.blocks++;
+      this.result.points += b.count;
+      this.blockBytes += b.data.length;
+    }
+    if (!p) return;
+    if (!store) {
+      this.keepFrom.set(node, p.at);
+      this.carried++;
+      return;
+    }
+    this.keepFrom.set(node, p.at + 1);
+    const stored = this.storedAt.get(node) as number | undefined;
+    if (stored === undefined || p.at > stored) {
+      this.current.run(
+        node,
+        p.at,
+        p.reportedAt,
+        p.at,
+        p.runtimeJson,
+        p.smartJson,
+        p.thermalJson,
+        p.pressureJson,
+      );
+      this.result.projections++;
+    }
+  }
+}
+
+interface PreparedNode {
+  node: number;
+  blocks: Array<{ tStart: number; tEnd: number; count: number; data: Uint8Array }>;
+  projection: OpenProjection | undefined;
+  /** Whether the projection goes to `node_current` (else it is carried into the next log). */
+  store: boolean;
+  bytes: number;
 }
 
 /** A whole seal at once (start, stop, tests): every range, then the watermark. */

@@ -33,6 +33,8 @@ const MAGIC = 0x474c4f44; // "DOLG"
 const VERSION = 1;
 export const HEADER_BYTES = 24;
 const FRAME_BYTES = 8;
+/** Length and checksum before each record's payload. */
+export const RECORD_FRAME_BYTES = FRAME_BYTES;
 /** Far above any record; a larger length can only be a torn or foreign file. */
 const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 

@@ -8,6 +8,7 @@ import { OpenLogFile } from './open-log.js';
 import { OpenLogIndex } from './open-log-index.js';
 import {
   LogSeal,
+  currentSlice,
   sealMarks,
   sealedWatermark,
   unfinishedSeal,
@@ -103,7 +104,7 @@ export const ROTATE_STEP_BYTES = 4 * 1024 * 1024;
  * `finish` with no sync of the log in flight.
  */
 export class SealRun {
-  private copying = false;
+  private rotating = false;
 
   constructor(
     private readonly seal: LogSeal,
@@ -117,12 +118,37 @@ export class SealRun {
     return this.seal.boundary;
   }
 
+  /**
+   * Whether every node range is committed: the steps left only copy the log's open part into
+   * the next file (no SQLite write, so no write slot), then `finish`.
+   */
+  get copying(): boolean {
+    return this.seal.ranges;
+  }
+
+  /** Bytes of block data written and projections carried into the next file so far. */
+  get written(): { blockBytes: number; carried: number } {
+    return { blockBytes: this.seal.blockBytes, carried: this.seal.carried };
+  }
+
+  /**
+   * Reads and encodes the next node range without writing (outside the write slot); false
+   * once every range is committed. `commitRange` then writes it.
+   */
+  prepareRange(): boolean {
+    return this.seal.prepare();
+  }
+
+  commitRange(): void {
+    this.seal.commit();
+  }
+
   /** Runs the next step; false once only `finish` is left. */
   step(): boolean {
     if (this.seal.step()) return true;
-    if (!this.copying) {
+    if (!this.rotating) {
       this.file.beginRotation(this.boundary);
-      this.copying = true;
+      this.rotating = true;
     }
     return !this.file.copyForRotation(this.keep, this.rotateStepBytes);
   }
@@ -137,7 +163,7 @@ export class SealRun {
   private readonly keep = (p: Uint8Array): boolean => {
     const head = recordHead(p);
     if (head.type === SAMPLE) return head.at >= this.seal.boundary;
-    return head.at > (this.seal.written.get(head.node) ?? Number.NEGATIVE_INFINITY);
+    return head.at >= (this.seal.keepFrom.get(head.node) ?? Number.NEGATIVE_INFINITY);
   };
 }
 
@@ -148,7 +174,9 @@ function marksOf(db: BetterSqlite3.Database, shard: number) {
 /**
  * The next seal of the log's closed windows (those ending `SEAL_GRACE_MS` before `now`), or
  * the rest of one a crash or a failed step interrupted (to its boundary; the next call seals
- * the windows closed since). Undefined when nothing is closed.
+ * the windows closed since). Undefined when nothing is closed. `carry`: a running server's
+ * seal, which stores only one slice of the newest projections in `node_current` and carries
+ * the others into the next log file (`CURRENT_REFRESH_SEALS`); otherwise it stores them all.
  */
 export function planSeal(
   db: BetterSqlite3.Database,
@@ -158,11 +186,13 @@ export function planSeal(
   now: number,
   sealMs: number = DEFAULT_SEAL_MS,
   stepBytes?: number,
+  carry = false,
 ): SealRun | undefined {
   const boundary =
     unfinishedSeal(marksOf(db, shard)) ?? Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
   if (boundary <= file.from) return undefined;
-  return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes), file);
+  const store = carry ? currentSlice(boundary, sealMs) : undefined;
+  return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes, store), file);
 }
 
 /** `planSeal` run to its end at once. Call it with no sync of the log in flight. */
@@ -190,19 +220,33 @@ export function sealEverything(
   sealMs: number = DEFAULT_SEAL_MS,
 ): LogSealResult {
   const total: LogSealResult = { blocks: 0, points: 0, projections: 0 };
-  const add = (r: LogSealResult) => {
+  for (const run of sealEverythingRuns(db, file, index, shard, sealMs)) {
+    const r = run.finish();
     total.blocks += r.blocks;
     total.points += r.points;
     total.projections += r.projections;
-  };
-  const pending = unfinishedSeal(marksOf(db, shard));
-  if (pending !== undefined) {
-    add(new SealRun(new LogSeal(db, index, shard, pending, sealMs), file).finish());
   }
+  return total;
+}
+
+/**
+ * `sealEverything` as the runs it is made of, for a caller that runs their steps itself (the
+ * ingest thread's stop, between other work): first the rest of an interrupted seal, then
+ * everything. Each run is planned once the one before it has finished.
+ */
+export function* sealEverythingRuns(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  index: OpenLogIndex,
+  shard: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+): Generator<SealRun> {
+  const pending = unfinishedSeal(marksOf(db, shard));
+  if (pending !== undefined)
+    yield new SealRun(new LogSeal(db, index, shard, pending, sealMs), file);
   index.refresh();
   const boundary = Math.max(file.from, sealedBoundary(db, shard), (newestSample(index) ?? 0) + 1);
-  add(new SealRun(new LogSeal(db, index, shard, boundary, sealMs), file).finish());
-  return total;
+  yield new SealRun(new LogSeal(db, index, shard, boundary, sealMs), file);
 }
 
 /**

@@ -3,11 +3,18 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { AppDeps } from '../../../deps.js';
 import { clientAddressKey } from '../../../domain/auth/client-network.js';
 import { ACCEPTS_GZIP_HEADERS, bodyCoding, gunzipBody } from '../../body-encoding.js';
-import { writeJson } from '../../fast-lane-reply.js';
+import { jsonHeaders, writeJson } from '../../fast-lane-reply.js';
 import { isJsonMediaType } from '../../media-type.js';
 import { metricsReply } from '../../presenters/node-metrics.js';
 import { NODE_BODY_LIMIT, type FastLane } from '../../route-def.js';
 import { errorBody, toAppError } from '../../server.js';
+
+/**
+ * The answer to almost every report, `{ok: true, update: null}`, and its headers, built once:
+ * the presenter, JSON.stringify, the header object and the length are the same every time.
+ */
+const NO_UPDATE_BODY = JSON.stringify(metricsReply(null));
+const NO_UPDATE_HEADERS = Object.freeze(jsonHeaders(NO_UPDATE_BODY, ACCEPTS_GZIP_HEADERS));
 
 export type LaneDeps = Pick<
   AppDeps,
@@ -83,7 +90,11 @@ export function nodeMetricsLane(deps: LaneDeps, trustedProxies: readonly string[
           ip: clientIp(req),
           bodyDisposable: true,
         })
-        .then(({ update }) => answer(200, JSON.stringify(metricsReply(update))), fail);
+        .then(({ update }) => {
+          if (update !== null) return answer(200, JSON.stringify(metricsReply(update)));
+          res.writeHead(200, NO_UPDATE_HEADERS);
+          res.end(NO_UPDATE_BODY);
+        }, fail);
     };
     req.on('end', () => {
       if (coding === 'gzip') gunzipBody(body, NODE_BODY_LIMIT).then(ingest, fail);
