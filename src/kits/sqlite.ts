@@ -29,8 +29,8 @@ export function sqliteKit(store: SqliteStore, path: string, commitDelayMs?: numb
       return o.mode === 'worker' && !ephemeral
         ? workerIngestBackend(path, o.log, o.now, o.staleAfterSec, {
             maxDevicesPerNode: o.maxDevicesPerNode,
-            threads: ingestThreadsFor(o.threads),
             commitDelayMs,
+            threads: ingestThreadsFor(o.threads),
           })
         : inlineIngestBackend(store.raw, o.now, o.staleAfterSec, o.maxDevicesPerNode);
     },

@@ -24,23 +24,6 @@ const utc = (t: string | null | undefined) => {
   return ms === undefined ? undefined : formatRfc3339Seconds(ms);
 };
 
-const TEXT_FIELDS = [
-  'ref',
-  'device_path',
-  'device_type',
-  'protocol',
-  'model',
-  'serial',
-  'wwn',
-] as const;
-const NUMBER_FIELDS = [
-  'exit_status',
-  'power_on_hours',
-  'lifetime_used_percent',
-  'critical_warning',
-  'media_errors',
-] as const;
-
 export function smartView(s: ReportSmart | null | undefined): SmartView | undefined {
   if (!s) return undefined;
   const devices: SmartDeviceView[] = (s.devices ?? []).map((d) => {
@@ -49,11 +32,23 @@ export function smartView(s: ReportSmart | null | undefined): SmartView | undefi
       source: d.source ?? '',
       status: d.status ?? '',
     };
-    for (const k of TEXT_FIELDS) if (d[k]) v[k] = d[k];
-    for (const k of NUMBER_FIELDS) {
-      const x = d[k];
-      if (typeof x === 'number') v[k] = x;
+    // Member by member rather than a loop over the field names: named stores in a fixed order,
+    // which V8 keeps on one chain of shapes, where keyed stores with a variable name were
+    // generic lookups (every device of every report).
+    if (d.ref) v.ref = d.ref;
+    if (d.device_path) v.device_path = d.device_path;
+    if (d.device_type) v.device_type = d.device_type;
+    if (d.protocol) v.protocol = d.protocol;
+    if (d.model) v.model = d.model;
+    if (d.serial) v.serial = d.serial;
+    if (d.wwn) v.wwn = d.wwn;
+    if (typeof d.exit_status === 'number') v.exit_status = d.exit_status;
+    if (typeof d.power_on_hours === 'number') v.power_on_hours = d.power_on_hours;
+    if (typeof d.lifetime_used_percent === 'number') {
+      v.lifetime_used_percent = d.lifetime_used_percent;
     }
+    if (typeof d.critical_warning === 'number') v.critical_warning = d.critical_warning;
+    if (typeof d.media_errors === 'number') v.media_errors = d.media_errors;
     if (typeof d.health === 'string') v.health = d.health;
     if (validTemp(d.temp_c)) v.temp_c = d.temp_c;
     if (d.failing_attrs) {
