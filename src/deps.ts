@@ -175,6 +175,7 @@ export async function createDeps(
     now: () => clock.now(),
     staleAfterSec,
     maxDevicesPerNode: config.nodeMaxDevices,
+    threads: config.ingestThreads,
     mode: ingestMode,
     shared: kit.shared !== undefined,
   });
@@ -230,9 +231,7 @@ export async function createDeps(
     bundledVersion: versions.node,
     publicUrl: config.publicUrl,
   });
-  nodeEvents.on((event) => {
-    if (event.type === 'deleted') nodeUpgrades.forget(event.nodeId);
-  });
+  nodeEvents.on((e) => void (e.type === 'deleted' && nodeUpgrades.forget(e.nodeId)));
   const updateOffers: UpdateOffers = nodeUpgrades;
   const front = new FrontState({
     repo: store.front,

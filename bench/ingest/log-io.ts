@@ -38,7 +38,7 @@ export function logIoBreakdown(
   const syncs = d('events:syncs');
   const seals = d('events:seals');
   return [
-    `ingest threads' writes per report by source (${fmt(seals)} seal${seals === 1 ? '' : 's'} in the window` +
+    `ingest threads' writes per report by source (${fmt(seals)} seal${seals === 1 ? '' : 's'} in the window, each thread's counted` +
       `${seals === 0 ? ': NOT a steady state, no seal fell in it' : ''}): ${per(thread)} in all`,
     `  log appends ${per(appended)} (samples ${per(d('bytes:appended_samples'))}, projections ${per(d('bytes:appended_projections'))})`,
     `  syncs ${fmt(syncs)}, ${fmt(d('events:synced_reports') / Math.max(1, syncs), 1)} reports per sync; ` +

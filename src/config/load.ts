@@ -170,6 +170,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     apply: (v, o) => void (o.nodeMaxDevices = parseInteger(v, 16, 1_000_000)),
   },
   {
+    yaml: 'ingest_threads',
+    env: 'DASH_INGEST_THREADS',
+    apply: (v, o) => void (o.ingestThreads = parseInteger(v, 0, 16)),
+  },
+  {
     yaml: 'login_failures_per_minute',
     env: 'DASH_LOGIN_FAILURES_PER_MINUTE',
     apply: (v, o) => void (o.loginFailuresPerMinute = parseInteger(v, 1, 10_000)),
@@ -279,6 +284,7 @@ function defaults(): Draft {
       checkIntervalMs: 3_600_000,
     },
     nodeMaxDevices: 4096,
+    ingestThreads: 0,
     loginFailuresPerMinute: 5,
     nodeAuthFailuresPerMinute: 30,
     connections: { ...DEFAULT_CONNECTION_LIMITS },

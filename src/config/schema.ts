@@ -60,6 +60,11 @@ export interface DashConfig {
   update: UpdateConfig;
   /** Distinct devices (interfaces, disks, mounts, sensors) one node may have in the dictionary. */
   nodeMaxDevices: number;
+  /**
+   * Ingest worker threads (ingest_threads); 0: decided from the cores available
+   * (workers/ingest-backend.ts, `ingestThreadsFor`).
+   */
+  ingestThreads: number;
   /** Failed admin logins one client address may make per minute. */
   loginFailuresPerMinute: number;
   /** Unknown X-Node-Secret attempts one client address may make per minute. */

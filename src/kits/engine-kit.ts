@@ -14,6 +14,8 @@ export interface IngestBackendOptions {
   staleAfterSec: number;
   /** Distinct devices one node may have (node_max_devices). */
   maxDevicesPerNode: number;
+  /** Worker threads for the pipeline (ingest_threads); 0: from the cores available. */
+  threads: number;
   /**
    * `worker`: off the HTTP thread where the engine can (SQLite: worker threads with their own
    * connections to the file); `inline`: on the calling thread. An engine may ignore it.

@@ -4,7 +4,7 @@ import { postgresHistoryStorage } from '../store/postgres/history-storage.js';
 import { createPgMetricsSide } from '../workers/pg-metrics-side.js';
 import { historyPartitionsJob } from '../jobs/history-partitions.js';
 import { preparePool } from '../workers/prepare-pool.js';
-import { defaultIngestThreads } from '../workers/ingest-backend.js';
+import { ingestThreadsFor } from '../workers/ingest-backend.js';
 import { createHash } from 'node:crypto';
 import type { EngineKit, SharedDatabase } from './engine-kit.js';
 
@@ -36,7 +36,7 @@ export function postgresKit(store: PostgresStore, url: string, schema: string): 
         preparer:
           o.mode === 'worker'
             ? preparePool({
-                threads: defaultIngestThreads(),
+                threads: ingestThreadsFor(o.threads),
                 log: o.log,
                 now: o.now,
                 staleAfterSec: o.staleAfterSec,

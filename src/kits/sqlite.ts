@@ -3,7 +3,11 @@ import { historyReader } from '../store/sqlite/history-reader.js';
 import { sqliteHistoryStorage } from '../store/sqlite/history-storage.js';
 import { sqliteDatabaseBytes } from '../store/sqlite/database-size.js';
 import { sealLeftLogs } from '../store/sqlite/open-logs.js';
-import { inlineIngestBackend, workerIngestBackend } from '../workers/ingest-backend.js';
+import {
+  ingestThreadsFor,
+  inlineIngestBackend,
+  workerIngestBackend,
+} from '../workers/ingest-backend.js';
 import type { EngineKit } from './engine-kit.js';
 
 /**
@@ -26,6 +30,7 @@ export function sqliteKit(store: SqliteStore, path: string, commitDelayMs?: numb
         ? workerIngestBackend(path, o.log, o.now, o.staleAfterSec, {
             maxDevicesPerNode: o.maxDevicesPerNode,
             commitDelayMs,
+            threads: ingestThreadsFor(o.threads),
           })
         : inlineIngestBackend(store.raw, o.now, o.staleAfterSec, o.maxDevicesPerNode);
     },

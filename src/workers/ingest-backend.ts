@@ -47,9 +47,17 @@ export function inlineIngestBackend(
   };
 }
 
-/** Ingest threads: one per core beyond the HTTP thread's, at least one, at most two. */
-export function defaultIngestThreads(): number {
-  return Math.max(1, Math.min(2, availableParallelism()));
+/**
+ * Ingest threads for the `ingest_threads` setting: the setting when it names a count, otherwise
+ * one per core, at least one and at most two. One thread beside the HTTP thread would use both
+ * cores of a 2-core machine, and it saves its heap, young generation and SQLite cache, but
+ * measured on a shared 2-core machine it halved saturation (the one thread got less of the
+ * contended cores than two), so two stay the default there and `ingest_threads: 1` is the
+ * operator's choice for a small machine (docs/ingest-performance.md, "Memory").
+ */
+export function ingestThreadsFor(setting: number, cores: number = availableParallelism()): number {
+  if (setting > 0) return setting;
+  return Math.max(1, Math.min(2, cores));
 }
 
 /**
@@ -66,7 +74,7 @@ export function workerIngestBackend(
   staleAfterSec: number,
   opts: { threads?: number; maxDevicesPerNode?: number; commitDelayMs?: number } = {},
 ): IngestBackend {
-  const { threads = defaultIngestThreads(), maxDevicesPerNode, commitDelayMs } = opts;
+  const { threads = ingestThreadsFor(0), maxDevicesPerNode, commitDelayMs } = opts;
   if (threads <= 1) {
     return startIngestWorker(path, log, now, staleAfterSec, {
       shard: 0,

@@ -12,6 +12,7 @@ import { BatchQueue, INGEST_BATCH_SIZE } from './batch-queue.js';
 import { ownedBody } from './owned-body.js';
 import { spawnWorker } from './spawn-worker.js';
 import { noteOpenLogIo } from './open-log-io.js';
+import { ingestTraceOn, traceAnswers, traceNow, traceWindow } from './ingest-trace.js';
 
 function newWorker(workerData: IngestWorkerData): Worker {
   return spawnWorker('ingest-worker', workerData);
@@ -38,6 +39,8 @@ export function startIngestWorker(
   let nextId = 1;
   const reports = new Map<number, (r: CoreResult) => void>();
   const tasks = new Map<number, Waiter>();
+  /** With DASH_INGEST_TRACE: when each report was queued and when its batch left. */
+  const traced = new Map<number, [number, number]>();
   const queue = new BatchQueue<{ report: RawReport & { id: number }; body?: ArrayBuffer }>(
     INGEST_BATCH_SIZE,
     (batch) => {
@@ -45,6 +48,13 @@ export function startIngestWorker(
       const msg: ToWorker = { reports: batch.map((q) => q.report) };
       const transfer: ArrayBuffer[] = [];
       for (const q of batch) if (q.body) transfer.push(q.body);
+      if (ingestTraceOn) {
+        const posted = traceNow();
+        for (const q of batch) {
+          const times = traced.get(q.report.id);
+          if (times) times[1] = posted;
+        }
+      }
       current().postMessage(msg, transfer);
     },
   );
@@ -79,6 +89,13 @@ export function startIngestWorker(
         return;
       }
       if ('results' in msg) {
+        if (msg.trace) {
+          traceAnswers(
+            msg.results.map((r) => r.id),
+            msg.trace,
+            traced,
+          );
+        }
         for (const { id, result } of msg.results) {
           const resolve = reports.get(id);
           reports.delete(id);
@@ -94,6 +111,12 @@ export function startIngestWorker(
       if ('sealed' in msg) {
         // How long a seal held this thread's commits (docs/ingest-disk-writes.md).
         log.info(msg.sealed, 'open-block log sealed');
+        if (ingestTraceOn) {
+          const s = msg.sealed;
+          traceWindow().event(
+            `seal${s.shard}:${s.steps}steps,longest ${Math.round(s.longestStepMs)}ms,total ${Math.round(s.totalMs)}ms`,
+          );
+        }
         return;
       }
       const waiter = tasks.get(msg.id);
@@ -128,8 +151,18 @@ export function startIngestWorker(
 
   function task<T>(req: EngineRequest | { seal: { now: number; sealMs?: number } }): Promise<T> {
     const id = nextId++;
+    const kind = 'seal' in req ? 'seal' : req.type;
+    const t0 = ingestTraceOn ? traceNow() : 0;
     return new Promise<T>((resolve, reject) => {
-      tasks.set(id, { resolve: resolve, reject });
+      tasks.set(id, {
+        resolve: (v) => {
+          if (ingestTraceOn) {
+            traceWindow().event(`${kind}${share.shard}:${Math.round(traceNow() - t0)}ms`);
+          }
+          resolve(v);
+        },
+        reject,
+      });
       current().postMessage(
         ('seal' in req ? { id, ...req } : { id, task: req }) satisfies ToWorker,
       );
@@ -145,6 +178,7 @@ export function startIngestWorker(
       const body = ownedBody(r.body, r.bodyDisposable);
       // The worker checks deadlines against the system clock; carry over the time left.
       const deadline = systemClock.now() + (r.deadline - now());
+      if (ingestTraceOn) traced.set(id, [traceNow(), 0]);
       queue.push({
         report: { nodeId: r.nodeId, receivedAt: r.receivedAt, deadline, body, ip: r.ip, id },
         body: body?.buffer as ArrayBuffer | undefined,

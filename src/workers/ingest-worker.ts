@@ -17,6 +17,8 @@ import {
   type SealRun,
 } from '../store/sqlite/open-logs.js';
 import { createIngestHost } from './ingest-host.js';
+import { GroupSync } from './group-sync.js';
+import { ingestTraceOn, traceNow, type SyncTrace } from './ingest-trace.js';
 import { packViews } from './packed-views.js';
 import { WriteLock } from './write-lock.js';
 import { emptyOpenLogIo, threadWrittenBytes, type OpenLogIo } from './open-log-io.js';
@@ -56,7 +58,7 @@ export type FromWorker =
   | { ready: true }
   | { sealed: SealReport }
   | { io: OpenLogIo }
-  | { results: Array<{ id: number; result: CoreResult }> }
+  | { results: Array<{ id: number; result: CoreResult }>; trace?: SyncTrace }
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
 
@@ -122,114 +124,48 @@ function sendIo(force = false): void {
   port.postMessage({ io: { ...io } } satisfies FromWorker);
 }
 
-/**
- * Group fsync: answers of committed batches wait for the next fdatasync of the log (and of the
- * WAL, when a batch since the last sync wrote to SQLite) that starts after their commit; one in
- * flight at a time, so every sync covers all batches before it. A 200 means the report survives
- * power loss, without blocking this thread on the disk.
- *
- * Each sync makes the log's last, partly filled page clean, so the next append dirties it again
- * and the kernel writes all 4 KiB of it once more: the fewer reports a sync covers, the more
- * bytes each costs (4 KiB / reports per sync on top of their records). So a sync waits up to
- * `commitDelayMs` after the oldest waiting answer arrived, for more batches to share it
- * (as PostgreSQL's commit_delay), unless `COMMIT_SHARE_BYTES` of records are waiting already.
- */
-const groupSync = (() => {
+/** The WAL's fd for the group sync (the WAL is created on first write and may be replaced). */
+const walFd = (() => {
   const walPath = `${path}-wal`;
   let fd: number | undefined;
-  let syncing = false;
-  let waiting: Answer[] = [];
-  /** The packed view bodies of the waiting answers (packViews), transferred with them. */
-  let buffers: ArrayBuffer[] = [];
-  let walDirty = false;
-  /** When the oldest waiting answer arrived, the log's size at the last sync, the delay timer. */
-  let firstWaitAt = 0;
-  let syncedSize = logFile.size;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle: Array<() => void> = [];
-  const quiet: Array<() => void> = [];
-  const walFd = (): number => {
-    // The WAL is created on first write and may be replaced while no connection is open.
+  return (): number => {
     if (fd !== undefined && fstatSync(fd).ino === statSync(walPath).ino) return fd;
     if (fd !== undefined) closeSync(fd);
     fd = openSync(walPath, 'r');
     return fd;
   };
-  const start = (): void => {
-    const answers = waiting;
-    const transfer = buffers;
-    const wal = walDirty;
-    waiting = [];
-    buffers = [];
-    walDirty = false;
-    syncing = true;
-    syncedSize = logFile.size;
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    io.syncs++;
-    io.syncedReports += answers.length;
-    let pending = wal ? 2 : 1;
-    let failure: Error | null = null;
-    const done = (err: Error | null): void => {
-      failure ??= err;
-      if (--pending > 0) return;
-      syncing = false;
-      if (failure) {
-        const message = `sync failed: ${failure.message}`;
-        port.postMessage({
-          results: answers.map(({ id }) => ({ id, result: notStored(message) })),
-        } satisfies FromWorker);
-      } else {
-        port.postMessage({ results: answers } satisfies FromWorker, transfer);
-      }
-      // Work that must not overlap a sync (a seal rotates the log) runs here, before the next.
-      for (const fn of quiet.splice(0)) fn();
-      sendIo();
-      if (waiting.length > 0) schedule();
-      else for (const resolve of idle.splice(0)) resolve();
-    };
-    try {
-      logFile.sync(done);
-    } catch (err) {
-      done(err as Error);
-    }
-    if (wal) {
-      try {
-        fdatasync(walFd(), done);
-      } catch (err) {
-        done(err as Error);
-      }
-    }
-  };
-  /** Starts the sync now, or once the delay since the oldest waiting answer has passed. */
-  const schedule = (): void => {
-    if (syncing || waiting.length === 0) return;
-    const left = firstWaitAt + commitDelayMs - performance.now();
-    // A rotation replaced the file: its size says nothing about what waits (sync at once).
-    const pending = logFile.size - syncedSize;
-    if (left <= 0 || pending >= COMMIT_SHARE_BYTES || pending < 0) start();
-    else timer ??= setTimeout(() => ((timer = undefined), schedule()), left);
-  };
-  return {
-    after(answers: Answer[], wal: boolean, packed: ArrayBuffer | undefined): void {
-      if (waiting.length === 0) firstWaitAt = performance.now();
-      waiting.push(...answers);
-      if (packed) buffers.push(packed);
-      walDirty ||= wal;
-      schedule();
-    },
-    /** Runs fn at once when no sync is in flight, else as soon as the one in flight ends. */
-    whenQuiet(fn: () => void): void {
-      if (syncing) quiet.push(fn);
-      else fn();
-    },
-    /** Resolves once every answer handed over so far has been sent. */
-    idle(): Promise<void> {
-      if (!syncing && waiting.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idle.push(resolve));
-    },
-  };
 })();
+
+/** The log's size when the last sync started: what was appended since waits for the next. */
+let syncedSize = logFile.size;
+const groupSync = new GroupSync<Answer>(
+  (done) => logFile.sync(done),
+  (done) => fdatasync(walFd(), done),
+  (answers, transfer, failure, trace) => {
+    if (failure) {
+      const message = `sync failed: ${failure.message}`;
+      port.postMessage({
+        results: answers.map(({ id }) => ({ id, result: notStored(message) })),
+      } satisfies FromWorker);
+    } else {
+      port.postMessage({ results: answers, trace } satisfies FromWorker, transfer);
+    }
+    sendIo();
+  },
+  ingestTraceOn ? traceNow : undefined,
+  {
+    delayMs: commitDelayMs,
+    shareBytes: COMMIT_SHARE_BYTES,
+    // A rotation replaced the file when it is smaller: its size then says nothing (sync at once).
+    pendingBytes: () => logFile.size - syncedSize,
+    onStart: (answers) => {
+      syncedSize = logFile.size;
+      io.syncs++;
+      io.syncedReports += answers;
+    },
+    clock: () => performance.now(),
+  },
+);
 
 /** Runs `fn` in the write slot once `schedule` calls back, settling with its result. */
 function inSlot<T>(schedule: (run: () => void) => void, fn: () => T): Promise<T> {
@@ -365,11 +301,21 @@ port.on('message', (msg: ToWorker) => {
   if ('reports' in msg) {
     // One message in, one transaction; the answers leave once the WAL is on disk, while this
     // thread already works on the next batch.
+    const recv = ingestTraceOn ? traceNow() : 0;
+    const waitedBefore = slot?.waitedMs ?? 0;
     const results = host.core.processBatch(msg.reports);
     groupSync.after(
       msg.reports.map((r, i) => ({ id: r.id, result: results[i]! })),
       committer.sqliteWritten,
       packViews(results),
+      ingestTraceOn
+        ? {
+            n: msg.reports.length,
+            recv,
+            done: traceNow(),
+            slotWaitMs: (slot?.waitedMs ?? 0) - waitedBefore,
+          }
+        : undefined,
     );
   } else if ('facts' in msg) {
     for (const [nodeId, facts] of msg.facts) host.core.setFacts(nodeId, facts);

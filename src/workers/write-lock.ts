@@ -8,6 +8,8 @@ import type { WriteSlot } from '../store/sqlite/report-rules.js';
  */
 export class WriteLock implements WriteSlot {
   private readonly cell: Int32Array;
+  /** Milliseconds this thread has spent waiting for the slot (the ingest trace reads it). */
+  waitedMs = 0;
 
   constructor(
     buffer: SharedArrayBuffer,
@@ -22,9 +24,14 @@ export class WriteLock implements WriteSlot {
 
   /** Blocks the calling (worker) thread until the slot is free, then takes it. */
   acquire(): void {
+    let since: number | undefined;
     for (;;) {
       const holder = Atomics.compareExchange(this.cell, 0, 0, this.owner + 1);
-      if (holder === 0) return;
+      if (holder === 0) {
+        if (since !== undefined) this.waitedMs += performance.now() - since;
+        return;
+      }
+      since ??= performance.now();
       Atomics.wait(this.cell, 0, holder, 100);
     }
   }

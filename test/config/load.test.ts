@@ -128,6 +128,19 @@ describe('configuration', () => {
     });
   });
 
+  it('reads ingest_threads: 0 (from the cores) by default, 1 to 16 when set', () => {
+    expect(loadConfig({ DASH_HOME: tempHome() }).ingestThreads).toBe(0);
+    expect(loadConfig({ DASH_HOME: tempHome(), DASH_INGEST_THREADS: '3' }).ingestThreads).toBe(3);
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'ingest_threads: 1\n');
+    expect(loadConfig({ DASH_HOME: home }).ingestThreads).toBe(1);
+    for (const bad of ['-1', '17', '1.5', 'two']) {
+      expect(() => loadConfig({ DASH_HOME: tempHome(), DASH_INGEST_THREADS: bad })).toThrow(
+        /DASH_INGEST_THREADS.*integer from 0 to 16/,
+      );
+    }
+  });
+
   it('documents every key in docs/configuration.md', async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');

@@ -7,6 +7,7 @@ import { dashCommand } from '../hints.js';
 import { boundHeapGrowth } from '../../platform/heap.js';
 import type { FrontState } from '../../domain/front/front-state.js';
 import { nameNodeThreads } from '../../platform/thread-names.js';
+import { ingestTraceOn, traceJobs } from '../../workers/ingest-trace.js';
 
 function banner(url: string, generated: string | undefined, setPassword: string): string {
   const lines = [``, `  Dash is running at ${url}`];
@@ -56,6 +57,7 @@ export async function serveCommand(): Promise<void> {
   }
   const app = buildApp(deps);
   await app.listen({ host: config.listen.host, port: config.listen.port });
+  if (ingestTraceOn) deps.scheduler.observe(traceJobs);
   deps.scheduler.start();
   renderFrontViews(deps.front);
   const address = app.server.address();

@@ -1,15 +1,11 @@
 import type { Logger } from '../../platform/logger.js';
-import type {
-  TrafficBatch,
-  TrafficIfaceRow,
-  TrafficRepo,
-  TrafficUsageRow,
-} from '../../store/ports.js';
+import type { TrafficBatch, TrafficRepo, TrafficUsageRow } from '../../store/ports.js';
 import { cycleAt, type CycleWindow, type NodeCycle } from './cycle-bounds.js';
 import type { CounterSample } from './facts.js';
 import { addLite, litePairParts } from './lite.js';
 import { CounterQueue, IfaceNames, type QueuedSample } from './counter-queue.js';
-import { ifaceKey as key, pairBatch } from './pair-batch.js';
+import { pairBatch } from './pair-batch.js';
+import { IfaceCursors } from './iface-cursors.js';
 
 /** Counters of one report's interfaces, as the accepted-report listener queues them. */
 export interface QueuedReport {
@@ -73,7 +69,7 @@ export class TrafficCollector {
   private draining: Draining | undefined;
   /** Reports whose counters the full queue refused since the last flush. */
   private refused = 0;
-  private cursors: Map<string, TrafficIfaceRow> | undefined;
+  private cursors: IfaceCursors | undefined;
   /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
   private turn: Promise<unknown> = Promise.resolve();
   private flushing = false;
@@ -238,7 +234,7 @@ export class TrafficCollector {
       const value = await read();
       if (samples.length === 0) return { value, prev: undefined, samples };
       const cursor = this.cursors
-        ? this.cursors.get(key(nodeId, iface))
+        ? this.cursors.get(nodeId, iface)
         : (await this.repo.ifaces(nodeId)).find((r) => r.iface === iface);
       const prev = cursor && { at: cursor.lastAt, rx: cursor.lastRx, tx: cursor.lastTx };
       return { value, prev, samples };
@@ -345,9 +341,7 @@ export class TrafficCollector {
   /** Stores one chunk of samples (grouped by node) in one transaction; returns how many. */
   private async store(samples: QueuedSample[]): Promise<number> {
     if (!this.cursors) {
-      this.cursors = new Map(
-        (await this.repo.ifaceStates()).map((r) => [key(r.nodeId, r.iface), r]),
-      );
+      this.cursors = new IfaceCursors(this.names, await this.repo.ifaceStates());
     }
     const windows = new Map<number, (at: number) => CycleWindow>();
     for (const s of samples) {

@@ -9,8 +9,7 @@ import { addFact, pairParts, type BucketFact, type CounterSample } from './facts
 import { addLite, litePairParts } from './lite.js';
 import type { LiteUsage } from './stats.js';
 import type { QueuedSample } from './counter-queue.js';
-
-export const ifaceKey = (nodeId: number, iface: string) => `${nodeId}\u0000${iface}`;
+import type { IfaceCursors } from './iface-cursors.js';
 
 /** Folds a Lite part into an accumulator of the same cycle, in place. */
 function foldLite(into: LiteUsage, part: LiteUsage): void {
@@ -47,7 +46,7 @@ function byIface(samples: readonly QueuedSample[], from: number, to: number) {
  */
 export function pairBatch(
   samples: readonly QueuedSample[],
-  cursors: Map<string, TrafficIfaceRow>,
+  cursors: IfaceCursors,
   windows: ReadonlyMap<number, (at: number) => CycleWindow>,
 ): TrafficBatch {
   const batch: TrafficBatch = { counters: [], ifaces: [], facts: [], usage: [] };
@@ -68,14 +67,13 @@ export function pairBatch(
 
 function pairIface(
   batch: TrafficBatch,
-  cursors: Map<string, TrafficIfaceRow>,
+  cursors: IfaceCursors,
   nodeId: number,
   iface: string,
   list: readonly QueuedSample[],
   windowOf: (at: number) => CycleWindow,
 ): void {
-  const k = ifaceKey(nodeId, iface);
-  const first = cursors.get(k);
+  const first = cursors.get(nodeId, iface);
   let prev: CounterSample | undefined = first && {
     at: first.lastAt,
     rx: first.lastRx,
@@ -110,7 +108,7 @@ function pairIface(
     lastRx: prev.rx,
     lastTx: prev.tx,
   };
-  cursors.set(k, row);
+  cursors.set(row);
   batch.ifaces.push(row);
   for (const f of facts.values()) batch.facts.push(f);
   for (const u of usage.values()) batch.usage.push(u);

@@ -29,12 +29,17 @@ export const MAX_BUCKETS_PER_RUN = 96;
  * oldest stored report (retention may have removed what lay between), at most
  * MAX_BUCKETS_PER_RUN.
  */
+/** The end of the newest 15-minute bucket that is closed (grace included) at `now`. */
+export function closedQuartersEnd(now: number): number {
+  return Math.floor((now - ROLLUP_GRACE_MS) / BUCKET_15M) * BUCKET_15M;
+}
+
 export function quarterBuckets(
   now: number,
   watermark: number | undefined,
   oldest: number | undefined,
 ): number[] {
-  const closedUntil = Math.floor((now - ROLLUP_GRACE_MS) / BUCKET_15M) * BUCKET_15M;
+  const closedUntil = closedQuartersEnd(now);
   let start = watermark;
   if (oldest !== undefined) {
     const floor = Math.floor(oldest / BUCKET_15M) * BUCKET_15M;

@@ -3,6 +3,7 @@ import type { DeviceKind, MetricsDeviceSample } from '../ports.js';
 import { DEVICE_KIND_CODE } from './metrics-codec.js';
 
 interface DeviceEntry {
+  nodeId: number;
   kind: number;
   name: string;
   id: number;
@@ -13,6 +14,15 @@ interface DeviceEntry {
 
 /** last_seen_at is refreshed at most this often, so a steady device costs no write per report. */
 const SEEN_GRANULARITY_MS = 60_000;
+
+/**
+ * A due last-seen refresh waits for the next batch that writes to SQLite anyway, so that a batch
+ * of known devices stays out of SQLite (and of the write slot); a batch takes the slot to write
+ * them once this many wait or the oldest has waited SEEN_GRANULARITY_MS (so last_seen_at lags
+ * the newest report by at most twice that). Each slot-holding batch writes at most this many,
+ * which bounds how long it holds the slot.
+ */
+export const SEEN_CHUNK = 500;
 
 /** Distinct devices one node may have in the dictionary unless configured otherwise. */
 export const DEFAULT_MAX_DEVICES_PER_NODE = 4096;
@@ -60,6 +70,8 @@ class NodeDevices {
 export class DeviceRegistry {
   private readonly byNode = new Map<number, NodeDevices>();
   private pending: Array<() => void> = [];
+  /** Due last-seen refreshes not written yet: entry → [first queued at, newest seen]. */
+  private readonly seenDue = new Map<DeviceEntry, [number, number]>();
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
   private readonly insert: BetterSqlite3.Statement<
     [number, number, string, string, string, number, number]
@@ -115,6 +127,7 @@ export class DeviceRegistry {
     const map = new NodeDevices();
     for (const r of rows) {
       map.set({
+        nodeId,
         kind: r.kind,
         name: r.name,
         id: r.id,
@@ -139,6 +152,49 @@ export class DeviceRegistry {
     return map.size + unknown <= this.maxPerNode;
   }
 
+  /** Whether every device is registered with the ref and alt it reports (no write needed). */
+  known(nodeId: number, devices: readonly MetricsDeviceSample[]): boolean {
+    const map = this.entries(nodeId);
+    for (const d of devices) {
+      const e = map.get(DEVICE_KIND_CODE[d.kind], d.name);
+      if (!e || e.ref !== d.ref || e.alt !== d.alt) return false;
+    }
+    return true;
+  }
+
+  /** Whether the deferred last-seen refreshes must be written now (see SEEN_CHUNK). */
+  seenOverdue(now: number): boolean {
+    if (this.seenDue.size >= SEEN_CHUNK) return true;
+    for (const [queuedAt] of this.seenDue.values()) return now - queuedAt >= SEEN_GRANULARITY_MS;
+    return false;
+  }
+
+  /** Writes the oldest deferred last-seen refreshes, at most SEEN_CHUNK (inside a transaction). */
+  writeSeen(): void {
+    let written = 0;
+    for (const [e, due] of this.seenDue) {
+      if (written++ >= SEEN_CHUNK) break;
+      const before = e.lastSeenAt;
+      this.seenDue.delete(e);
+      this.pending.push(() => {
+        this.seenDue.set(e, due);
+        e.lastSeenAt = before;
+      });
+      const seen = Math.max(due[1], before);
+      if (this.update.run(e.ref, e.alt, seen, e.id).changes > 0) {
+        e.lastSeenAt = seen;
+        continue;
+      }
+      // Its row is gone (pruned by retention on another ingest thread): the node's next report
+      // registers the device again.
+      const map = this.byNode.get(e.nodeId);
+      if (map?.get(e.kind, e.name) === e) {
+        map.delete(e);
+        this.pending.push(() => map.set(e));
+      }
+    }
+  }
+
   /** Dictionary id of a device, creating or refreshing its row as needed (inside a transaction). */
   idOf(nodeId: number, d: MetricsDeviceSample, now: number): number {
     const map = this.entries(nodeId);
@@ -152,6 +208,7 @@ export class DeviceRegistry {
     }
     const info = this.insert.run(nodeId, kind, d.name, d.ref, d.alt, now, now);
     const entry = {
+      nodeId,
       kind,
       name: d.name,
       id: Number(info.lastInsertRowid),
@@ -164,9 +221,17 @@ export class DeviceRegistry {
     return entry.id;
   }
 
-  /** Updates a known device's row when due; false when the row no longer exists. */
+  /**
+   * Updates a known device's row when its ref or alt changed, and queues its last-seen refresh
+   * when due (writeSeen); false when the row no longer exists.
+   */
   private refresh(e: DeviceEntry, d: MetricsDeviceSample, now: number): boolean {
-    if (e.ref === d.ref && e.alt === d.alt && now - e.lastSeenAt < SEEN_GRANULARITY_MS) {
+    if (e.ref === d.ref && e.alt === d.alt) {
+      if (now - e.lastSeenAt < SEEN_GRANULARITY_MS) return true;
+      const was = this.seenDue.get(e);
+      const seen = Math.max(now, e.lastSeenAt, was?.[1] ?? 0);
+      this.seenDue.set(e, [was?.[0] ?? now, seen]);
+      this.pending.push(() => (was ? this.seenDue.set(e, was) : this.seenDue.delete(e)));
       return true;
     }
     const before = { ref: e.ref, alt: e.alt, lastSeenAt: e.lastSeenAt };

@@ -43,6 +43,7 @@ export class OpenLogCommitter implements BatchCommitter {
   private pending = new Map<MetricsWrite, Pending>();
   private batchTimes = new Map<number, Set<number>>();
   private readonly writer = {
+    outsideSqlite: true,
     begin: () => {
       this.pending = new Map();
       this.batchTimes = new Map();

@@ -97,6 +97,12 @@ export interface BatchWriter {
   /** Called at the start of each attempt (a retry drops what the last one staged). */
   begin(): void;
   store(e: MetricsWrite): MetricsWriteOutcome;
+  /**
+   * The writer keeps reports outside SQLite (the open-block log): a batch that registers no
+   * device, changes no address and has no node without a stored projection writes nothing to
+   * SQLite, so it runs without the write slot and without a write transaction.
+   */
+  readonly outsideSqlite?: boolean;
 }
 
 export class ReportRules {
@@ -109,6 +115,8 @@ export class ReportRules {
   /** Marks changed by the open transaction; they replace `marks` only after COMMIT. */
   private readonly staged = new Map<number, CurrentMark>();
   private ipChanges: Array<[number, string]> = [];
+  /** Whether the last commit took the write slot (false: it wrote nothing to SQLite). */
+  tookSlot = false;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -134,26 +142,36 @@ export class ReportRules {
     for (;;) {
       const live = entries.filter((e) => !expired.has(e));
       if (live.length === 0) break;
+      const storeAll = () => {
+        outcomes.clear();
+        writer.begin();
+        for (const e of live) outcomes.set(e, writer.store(e));
+        const at = this.now();
+        const late = live.filter((e) => e.deadline < at);
+        if (late.length > 0) throw new DeadlinePassed(new Set(late));
+      };
       try {
         this.devices.begin();
         this.staged.clear();
         this.ipChanges = [];
-        this.slot.acquire();
-        try {
-          // IMMEDIATE: take the write lock up front, so no other writer can slip in between
-          // this transaction's first read and its first write.
-          this.db
-            .transaction(() => {
-              outcomes.clear();
-              writer.begin();
-              for (const e of live) outcomes.set(e, writer.store(e));
-              const at = this.now();
-              const late = live.filter((e) => e.deadline < at);
-              if (late.length > 0) throw new DeadlinePassed(new Set(late));
-            })
-            .immediate();
-        } finally {
-          this.slot.release();
+        // A batch that writes nothing to SQLite neither waits for the other ingest thread's
+        // commit nor makes it wait (docs/ingest-performance.md#tail-latency).
+        this.tookSlot = !(writer.outsideSqlite && this.sqliteFree(live, startedAt));
+        if (!this.tookSlot) storeAll();
+        else {
+          this.slot.acquire();
+          try {
+            // IMMEDIATE: take the write lock up front, so no other writer can slip in between
+            // this transaction's first read and its first write.
+            this.db
+              .transaction(() => {
+                storeAll();
+                this.devices.writeSeen();
+              })
+              .immediate();
+          } finally {
+            this.slot.release();
+          }
         }
         this.devices.commit();
         for (const [id, ip] of this.ipChanges) this.knownIp.set(id, ip);
@@ -166,6 +184,21 @@ export class ReportRules {
       }
     }
     return entries.map((e) => (expired.has(e) ? 'expired' : (outcomes.get(e) ?? 'expired')));
+  }
+
+  /**
+   * Whether storing `live` writes nothing to SQLite: every node has a stored projection and a
+   * known address, every device is registered with the ref and alt it reports, and no device's
+   * deferred last-seen time is overdue (DeviceRegistry.seenOverdue). Reads only.
+   */
+  private sqliteFree(live: readonly MetricsWrite[], now: number): boolean {
+    if (this.devices.seenOverdue(now)) return false;
+    for (const e of live) {
+      if (this.markOf(e.nodeId) === null) return false;
+      if (e.ip !== null && this.knownIp.get(e.nodeId) !== e.ip) return false;
+      if (!this.devices.known(e.nodeId, e.devices)) return false;
+    }
+    return true;
   }
 
   /** The report's stored values; undefined when the node's device limit refuses it. */

@@ -13,6 +13,7 @@ import { historySource, type OpenLogs } from './history-source.js';
 import { rollupId } from './rollup-codec.js';
 import {
   ROLLUP_GRACE_MS,
+  closedQuartersEnd,
   hourRow,
   hoursToMerge,
   quarterBuckets,
@@ -21,6 +22,8 @@ import {
 
 /** Nodes handled per step; the runner lets queued ingest batches in between steps. */
 const NODES_PER_STEP = 25;
+/** Nodes whose oldest point one step looks up (an index look-up or two each). */
+export const OLDEST_NODES_PER_STEP = 250;
 
 export { ROLLUP_GRACE_MS };
 
@@ -52,12 +55,21 @@ export function* rollupTask(
   const nodes = [...new Set([...nodeIds(), ...openLogNodes(logs)])].sort((a, b) => a - b);
   yield;
   // Raw rows older than the watermark may be gone (retention); never start before the data.
+  // Only a run with a bucket to materialise needs the oldest point (14 runs in 15 have none),
+  // and it looks for it in steps: a look-up per node, for every node, held the ingest thread
+  // (and the write slot) for hundreds of ms (docs/ingest-performance.md#tail-latency).
   let oldest: number | undefined;
-  for (const id of nodes) {
-    const first = source.first(id);
-    if (first !== undefined) oldest = Math.min(oldest ?? Infinity, first);
+  const done15 = wm.get(WATERMARK_15M);
+  if (done15 === undefined || done15 < closedQuartersEnd(now)) {
+    for (let i = 0; i < nodes.length; i += OLDEST_NODES_PER_STEP) {
+      for (const id of nodes.slice(i, i + OLDEST_NODES_PER_STEP)) {
+        const first = source.first(id);
+        if (first !== undefined) oldest = Math.min(oldest ?? Infinity, first);
+      }
+      yield;
+    }
   }
-  const quarters = quarterBuckets(now, wm.get(WATERMARK_15M), oldest);
+  const quarters = quarterBuckets(now, done15, oldest);
   for (const b of quarters) {
     for (let i = 0; i < nodes.length; i += NODES_PER_STEP) {
       db.transaction(() => {
