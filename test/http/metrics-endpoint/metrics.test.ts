@@ -252,6 +252,35 @@ describe('node exposition cache', () => {
     },
   );
 
+  it('assembles each family once, with every node’s lines under its header', async () => {
+    await t.deps.telemetry!.nodes.refresh(t.clock.now());
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer });
+    const lines = res.body.split('\n');
+    const seen = new Set<string>();
+    let family: string | undefined;
+    const nodesOf = new Map<string, Set<string>>();
+    for (const line of lines) {
+      const type = /^# TYPE (\S+) /.exec(line);
+      if (type) {
+        expect(seen.has(type[1]!)).toBe(false);
+        seen.add(type[1]!);
+        family = type[1]!;
+        continue;
+      }
+      if (line === '' || line.startsWith('#')) continue;
+      const name = /^[a-zA-Z_:0-9]+/.exec(line)![0];
+      // Counters and gauges: a sample carries its family's name (histograms add suffixes).
+      expect(name.startsWith(family!), `${family}: ${line}`).toBe(true);
+      const node = /node="([^"]*)"/.exec(line)?.[1];
+      if (node) nodesOf.set(name, (nodesOf.get(name) ?? new Set()).add(node));
+    }
+    expect([...(nodesOf.get('node_load1') ?? [])].sort()).toEqual(['alpha', 'beta']);
+    expect([...(nodesOf.get('node_network_receive_bytes_total') ?? [])].sort()).toEqual([
+      'alpha',
+      'beta',
+    ]);
+  });
+
   it('rebuilds a cache older than two refresh intervals before answering', async () => {
     await report(t, nodes[1]!.secret, 9);
     t.clock.advance(2 * t.config.metrics.refreshIntervalMs + 1);
