@@ -73,6 +73,9 @@ export class DeviceRegistry {
   /** Due last-seen refreshes not written yet: entry → [first queued at, newest seen]. */
   private readonly seenDue = new Map<DeviceEntry, [number, number]>();
   private readonly selectNode: BetterSqlite3.Statement<[number]>;
+  private readonly restore: BetterSqlite3.Statement<
+    [number, number, number, string, string, string, number, number]
+  >;
   private readonly insert: BetterSqlite3.Statement<
     [number, number, string, string, string, number, number]
   >;
@@ -88,6 +91,11 @@ export class DeviceRegistry {
     this.insert = db.prepare(
       `INSERT INTO metric_devices (node_id, kind, name, ref, alt, first_seen_at, last_seen_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.restore = db.prepare(
+      `INSERT OR IGNORE INTO metric_devices
+         (id, node_id, kind, name, ref, alt, first_seen_at, last_seen_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.update = db.prepare(
       'UPDATE metric_devices SET ref = ?, alt = ?, last_seen_at = ? WHERE id = ?',
@@ -185,8 +193,13 @@ export class DeviceRegistry {
         e.lastSeenAt = seen;
         continue;
       }
-      // Its row is gone (pruned by retention on another ingest thread): the node's next report
-      // registers the device again.
+      // Its row is gone (pruned by retention on another ingest thread) while samples stored
+      // since refer to its id: the row comes back under the same id, first seen now.
+      if (this.restore.run(e.id, e.nodeId, e.kind, e.name, e.ref, e.alt, seen, seen).changes > 0) {
+        e.lastSeenAt = seen;
+        continue;
+      }
+      // The id was taken meanwhile: the node's next report registers the device again.
       const map = this.byNode.get(e.nodeId);
       if (map?.get(e.kind, e.name) === e) {
         map.delete(e);
