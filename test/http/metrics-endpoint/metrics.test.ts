@@ -253,6 +253,9 @@ describe('node exposition cache', () => {
   );
 
   it('assembles each family once, with every node’s lines under its header', async () => {
+    // The cache keys a node's lines by its receive time: later tests' reports must not share
+    // the time of the reports cached here.
+    t.clock.advance(3000);
     await t.deps.telemetry!.nodes.refresh(t.clock.now());
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer });
     const lines = res.body.split('\n');
