@@ -13,7 +13,7 @@ import {
   toStored,
   type EncodedDevice,
 } from '../sqlite/metrics-codec.js';
-import { bigintArray, docsColumn, docsParam } from './array-params.js';
+import { bigintArray, docColumns, docsColumn, encodeDocs } from './array-params.js';
 import { PgDeviceRegistry } from './device-registry.js';
 import type { PartitionGuard } from './partition-guard.js';
 
@@ -53,20 +53,25 @@ const INSERT_RAW = `INSERT INTO metrics_raw (${RAW_COLUMNS.join(', ')})
 
 /**
  * The four JSON columns of a projection upsert (runtime, SMART, thermal, pressure) from
- * parameters `$first`..`$first+3`, one docsParam each, zipped with the other columns by ROWS
- * FROM.
+ * parameters `$first`..`$first+3` (jsonParams), zipped with the other columns by ROWS FROM.
  */
 function jsonColumns(first: number): string {
   return [0, 1, 2, 3].map((i) => docsColumn(first + i)).join(', ');
 }
 
-function jsonParams(rows: readonly MetricsWrite[]): string[] {
-  return [
-    docsParam(rows.map((e) => e.current.runtimeJson ?? JSON.stringify(e.current.runtime))),
-    docsParam(rows.map((e) => e.current.smartJson)),
-    docsParam(rows.map((e) => e.current.thermalJson)),
-    docsParam(rows.map((e) => e.current.pressureJson)),
-  ];
+/** Each row's documents as a preparation thread packed them, else encoded here (inline). */
+function jsonParams(rows: readonly MetricsWrite[]): Buffer[] {
+  const docs = rows.map(
+    ({ current: c }) =>
+      c.docs ??
+      encodeDocs([
+        c.runtimeJson ?? JSON.stringify(c.runtime),
+        c.smartJson,
+        c.thermalJson,
+        c.pressureJson,
+      ]),
+  );
+  return docColumns(docs, 4);
 }
 
 interface RawRow {

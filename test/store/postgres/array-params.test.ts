@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigintArray, docsColumn, docsParam } from '../../../src/store/postgres/array-params.js';
+import {
+  bigintArray,
+  docColumns,
+  docsColumn,
+  encodeDocs,
+} from '../../../src/store/postgres/array-params.js';
 import type { PostgresStore } from '../../../src/store/postgres/open.js';
 import { openSharedPostgres, POSTGRES_AVAILABLE } from '../engines.js';
 
@@ -12,9 +17,24 @@ describe('ingest array parameters (pure)', () => {
   });
 
   it('refuses a document that could be split wrongly', () => {
-    expect(() => docsParam(['{"a":1}', 'x\u001fy'])).toThrow(/control character/);
-    expect(() => docsParam(['\u001e'])).toThrow(/control character/);
-    expect(() => docsParam([''])).toThrow(/empty/);
+    expect(() => encodeDocs(['{"a":1}', 'x\u001fy'])).toThrow(/control character/);
+    expect(() => encodeDocs(['\u001e'])).toThrow(/control character/);
+    expect(() => encodeDocs([''])).toThrow(/empty/);
+  });
+
+  it('splits rows of documents into columns, in row order', () => {
+    const rows = [
+      encodeDocs(['{"r":1}', null, '[1]', '"é"']),
+      encodeDocs(['{"r":2}', '{}', null, null]),
+    ];
+    const text = docColumns(rows, 4).map((b) => b.toString('utf8'));
+    expect(text).toEqual([
+      '{"r":1}\u001f{"r":2}',
+      '\u001e\u001f{}',
+      '[1]\u001f\u001e',
+      '"é"\u001f\u001e',
+    ]);
+    expect(() => docColumns([encodeDocs(['{}', '{}'])], 4)).toThrow(/fewer than 4/);
   });
 });
 
@@ -25,10 +45,15 @@ describe.skipIf(!POSTGRES_AVAILABLE)('ingest array parameters in PostgreSQL', ()
   });
   afterAll(async () => store.close());
 
+  /** Each document as the only one of its row: column 0 of one-document rows. */
   const roundTrip = async (docs: Array<string | null>) => {
+    const [column] = docColumns(
+      docs.map((d) => encodeDocs([d])),
+      1,
+    );
     const res = await store.pool.query<{ d: string | null; n: string }>(
       `SELECT * FROM ROWS FROM (${docsColumn(1)}, unnest($2::bigint[])) AS t (d, n)`,
-      [docsParam(docs), bigintArray(docs.map((_, i) => i))],
+      [column, bigintArray(docs.map((_, i) => i))],
     );
     return res.rows.map((r) => r.d);
   };
