@@ -160,6 +160,11 @@ export class SealRun {
     return !this.file.copyForRotation(this.keep, this.rotateStepBytes * this.rotateScale);
   }
 
+  /** Syncs the copied part of the next file off the thread, before `finish` (see there). */
+  readonly syncCopy = (done: (err: Error | null) => void): void => {
+    this.file.syncRotationCopy(done);
+  };
+
   finish(): LogSealResult {
     const result = this.seal.finish();
     this.file.rotate(this.boundary, this.keep);
