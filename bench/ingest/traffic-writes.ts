@@ -12,7 +12,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { TrafficCollector } from '../../src/domain/traffic/collector.js';
+import {
+  EARLY_FLUSH_AT,
+  FLUSH_CHUNK,
+  QUEUE_LIMIT,
+  TrafficCollector,
+} from '../../src/domain/traffic/collector.js';
 import type { NodeCycle } from '../../src/domain/traffic/cycle-bounds.js';
 import { silentLogger } from '../../src/platform/logger.js';
 import { openSqliteConnection } from '../../src/store/sqlite/connection.js';
@@ -25,11 +30,14 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '3000' },
     minutes: { type: 'string', default: '3' },
     interval: { type: 'string', default: '10,60' },
+    /** Samples per transaction (the collector's FLUSH_CHUNK by default). */
+    chunk: { type: 'string' },
   },
 });
 const NODES = Number(args.nodes);
 const RATE = Number(args.rate);
 const MINUTES = Number(args.minutes);
+const CHUNK = args.chunk === undefined ? FLUSH_CHUNK : Number(args.chunk);
 const CYCLE: NodeCycle = { mode: 'calendar_month', startDay: 1, anchorDate: '', zone: 'UTC' };
 const T0 = Date.UTC(2026, 10, 24, 12);
 
@@ -57,7 +65,20 @@ async function run(intervalS: number): Promise<void> {
   const file = join(dir, 'dash.db');
   await openSqliteStore(file, T0).close();
   const db = openSqliteConnection(file, 'ingest');
-  const collector = new TrafficCollector(sqliteTrafficRepo(db), async () => CYCLE, silentLogger);
+  const repo = sqliteTrafficRepo(db);
+  /** Each transaction's time: what an ingest thread (and the write slot) is held for. */
+  const steps: number[] = [];
+  const collector = new TrafficCollector(
+    repo,
+    async () => CYCLE,
+    silentLogger,
+    async (batch) => {
+      const t = performance.now();
+      await repo.apply(batch);
+      steps.push(performance.now() - t);
+    },
+    { earlyFlushAt: EARLY_FLUSH_AT, queueLimit: QUEUE_LIMIT, flushChunk: CHUNK },
+  );
   const order = shuffled(NODES);
   let next = 0;
   let sent = 0;
@@ -88,6 +109,7 @@ async function run(intervalS: number): Promise<void> {
   await collector.flush();
   db.pragma('wal_checkpoint(TRUNCATE)');
   sent = 0;
+  steps.length = 0;
   const w0 = writeBytes();
   const c0 = cpuMs();
   for (let s = warm; s < warm + MINUTES * 60; s += intervalS) {
@@ -96,10 +118,13 @@ async function run(intervalS: number): Promise<void> {
   }
   const kib = (writeBytes() - w0) / 1024 / sent;
   const us = ((cpuMs() - c0) * 1000) / sent;
+  steps.sort((a, b) => a - b);
+  const p99 = steps[Math.floor(steps.length * 0.99)] ?? 0;
   console.log(
     `flush every ${String(intervalS).padStart(3)} s: ${kib.toFixed(2)} KiB written per report, ` +
       `${us.toFixed(1)} µs CPU per report (${sent.toLocaleString('en-US')} reports, ` +
-      `load average ${loadavg()[0]!.toFixed(2)})`,
+      `load average ${loadavg()[0]!.toFixed(2)}); ${steps.length} transactions of up to ` +
+      `${CHUNK} samples: p99 ${p99.toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms`,
   );
   db.close();
   rmSync(dir, { recursive: true, force: true });
