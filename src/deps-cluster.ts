@@ -15,10 +15,7 @@ import type { ReportEvents } from './domain/ingest/report-events.js';
 import type { SystemSettingsService } from './domain/settings/system-settings.js';
 import type { UptimeService } from './domain/uptime/uptime-service.js';
 import type { AlertsService } from './domain/alerts/service.js';
-import { alertReadings } from './domain/alerts/readings.js';
 import type { AcceptedReport } from './domain/ingest/report-events.js';
-import type { IfaceCounters } from './domain/ingest/report-digest.js';
-import type { NodeView } from './protocol/front-view.js';
 import { PgBus } from './store/postgres/notify.js';
 import { postgresJobLocks } from './store/postgres/job-locks.js';
 import { LeaderLock } from './store/postgres/leader-lock.js';
@@ -101,8 +98,10 @@ export class Cluster {
       instanceId: randomBytes(6).toString('hex'),
       onError,
       followers: {
-        front: i.front,
-        onRemoteReports: (ids) => this.leadRemote(ids),
+        front: {
+          refreshCurrent: (ids) => this.followReports(ids),
+          load: () => i.front.load(),
+        },
         nodeEvents: i.nodeEvents,
         reloadSecrets: async () => i.nodeSecrets.load(await i.liveSecretHashes()),
         auth: i.auth,
@@ -185,35 +184,30 @@ export class Cluster {
   }
 
   /**
-   * On the leader, reports other instances accepted reach the report listeners (alerts,
-   * traffic) with what their re-read views hold: alert readings, and interface counters (a
-   * zero, which the view shows for a counter the report lacked, is left unknown).
+   * Installs the views of reports other instances accepted. On the leader they also reach the
+   * report listeners (alerts, traffic) with what the re-read projections hold: alert readings,
+   * and interface counters (a zero, which the view shows for a counter the report lacked, is
+   * left unknown), taken while each view is rendered rather than by parsing it again.
    */
-  private leadRemote(ids: readonly number[]): void {
-    if (!this.leading()) return;
-    for (const nodeId of ids) {
-      const view = this.i.front.view(nodeId);
-      const receivedAt = this.i.front.receivedAt(nodeId);
-      if (!view || receivedAt === undefined) continue;
-      const event: AcceptedReport = {
+  private async followReports(ids: readonly number[]): Promise<number[]> {
+    const front = this.i.front;
+    if (!this.leading()) return front.refreshCurrent(ids);
+    const events: AcceptedReport[] = [];
+    const changed = await front.refreshCurrent(ids, (nodeId, receivedAt, digest) => {
+      events.push({
         nodeId,
         receivedAt,
-        counters: viewCounters(view),
-        readings: alertReadings(view),
-        view: () => view,
-      };
+        counters: digest.counters,
+        readings: digest.readings,
+        view: () => front.view(nodeId),
+      });
+    });
+    for (const event of events) {
       this.remote.add(event);
       this.i.reportEvents.emitAccepted(event, (err) =>
-        this.i.log.error({ err, nodeId }, 'accepted-report listener failed'),
+        this.i.log.error({ err, nodeId: event.nodeId }, 'accepted-report listener failed'),
       );
     }
+    return changed;
   }
-}
-
-function viewCounters(view: NodeView): IfaceCounters[] {
-  return (view.network.by_interface ?? []).map((i) => ({
-    name: i.name,
-    rx: i.bytes_recv > 0 ? i.bytes_recv : null,
-    tx: i.bytes_sent > 0 ? i.bytes_sent : null,
-  }));
 }

@@ -284,6 +284,13 @@ export interface MetricsWrite {
      * rewrites the projection with every report): used instead of serialising `runtime`.
      */
     runtimeJson?: string;
+    /**
+     * The four JSON documents (runtime, SMART, thermal, pressure) already encoded as UTF-8 in
+     * the PostgreSQL engine's document format (`store/postgres/array-params.ts`), as a
+     * preparation thread sends them: when set, the engine reads them instead of the strings
+     * (left out: null), and the HTTP thread never holds those documents as strings.
+     */
+    docs?: Uint8Array;
   };
   /** Client address; recorded on the node when this report becomes current. */
   ip: string | null;

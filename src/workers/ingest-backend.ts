@@ -101,9 +101,14 @@ export function shardedIngestBackend(shards: readonly IngestBackend[]): IngestBa
   return {
     process: (r) => of(r.nodeId).process(r),
     setRenderFacts: (nodeId, facts) => of(nodeId).setRenderFacts(nodeId, facts),
-    // Each thread seals its own log; the first one's rollup then reads them all.
+    // Each thread seals its own log, one thread after the other (the others first, then the
+    // first one's rollup seals its own and reads them all): two seals at once took both ingest
+    // threads and the write slot together, and the open loop queued behind them
+    // (docs/ingest-performance.md, "Seal and rollup pacing"). What is durable and readable
+    // does not change: each log's seal moves its own watermark, and readers take each node's
+    // points from its log's marks.
     rollup: async (at, sealMs) => {
-      await Promise.all(shards.slice(1).map(async (s) => s.sealOpenLog?.(at, sealMs)));
+      for (const s of shards.slice(1)) await s.sealOpenLog?.(at, sealMs);
       return first.rollup(at, sealMs);
     },
     retention: (at, days, maxBytes) => first.retention(at, days, maxBytes),

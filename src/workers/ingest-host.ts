@@ -21,6 +21,7 @@ export function createIngestHost(
   slot?: WriteSlot,
   maxDevicesPerNode?: number,
   openLog?: { file: OpenLogFile; readers: OpenLogs },
+  pace?: ConstructorParameters<typeof EngineRunner>[2],
 ) {
   const committer = openLog
     ? new OpenLogCommitter(db, openLog.file, now, slot, maxDevicesPerNode)
@@ -28,6 +29,7 @@ export function createIngestHost(
   const runner = new EngineRunner(
     committer ?? new MetricsEngine(db, now, slot, maxDevicesPerNode),
     openLog?.readers,
+    pace,
   );
   const core = new IngestCore(nodeReportDecoder(), runner, now, staleAfterSec);
   return { runner, core, committer };

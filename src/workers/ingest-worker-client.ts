@@ -119,6 +119,15 @@ export function startIngestWorker(
         }
         return;
       }
+      if ('stepped' in msg) {
+        if (ingestTraceOn) {
+          const s = msg.stepped;
+          traceWindow().event(
+            `${s.task}${s.shard}:${s.steps}steps,longest ${Math.round(s.longestStepMs)}ms`,
+          );
+        }
+        return;
+      }
       const waiter = tasks.get(msg.id);
       tasks.delete(msg.id);
       if (msg.ok) waiter?.resolve(msg.value as never);

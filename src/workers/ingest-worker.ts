@@ -3,6 +3,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderFacts } from '../domain/front/render.js';
 import { notStored, type CoreResult, type RawReport } from '../domain/ingest/ingest-core.js';
 import { systemClock } from '../platform/clock.js';
+import {
+  BACKGROUND_PACE,
+  StepPacer,
+  UNPACED,
+  eventLoopWait,
+  type PaceOptions,
+} from '../platform/step-pacer.js';
 import { nameThisThread } from '../platform/thread-names.js';
 import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { openSqliteConnection } from '../store/sqlite/connection.js';
@@ -57,6 +64,8 @@ export interface SealReport {
 export type FromWorker =
   | { ready: true }
   | { sealed: SealReport }
+  /** A paced maintenance run (rollup, retention) ended: how many steps, the longest. */
+  | { stepped: { shard: number; task: string; steps: number; longestStepMs: number } }
   | { io: OpenLogIo }
   | { results: Array<{ id: number; result: CoreResult }>; trace?: SyncTrace }
   | { id: number; ok: true; value: unknown }
@@ -101,10 +110,22 @@ const logFile = OpenLogFile.open(openLogPath(path, shard), {
   from: sealedBoundary(db, shard),
 });
 const readers = new OpenLogReaders(path);
-const host = createIngestHost(db, () => systemClock.now(), staleAfterSec, slot, maxDevicesPerNode, {
-  file: logFile,
-  readers,
-});
+const host = createIngestHost(
+  db,
+  () => systemClock.now(),
+  staleAfterSec,
+  slot,
+  maxDevicesPerNode,
+  { file: logFile, readers },
+  {
+    // Rollups and retention run paced, like the seal: a gap for the batches after each step.
+    pacer: () => new StepPacer(() => performance.now(), eventLoopWait, BACKGROUND_PACE),
+    done: (task, pacer) =>
+      port.postMessage({
+        stepped: { shard, task, steps: pacer.steps, longestStepMs: pacer.longestStepMs },
+      } satisfies FromWorker),
+  },
+);
 const committer = host.committer!;
 /** The seal interval the rollup job last asked for; a stop seals with it. */
 let sealMs = DEFAULT_SEAL_MS;
@@ -188,24 +209,6 @@ function sealLog(step: () => unknown): Promise<unknown> {
   return inSlot((run) => groupSync.whenQuiet(run), step);
 }
 
-/** Runs `fn` in the write slot on a later turn of the event loop, after the batches waiting. */
-function nextTurn<T>(fn: () => T): Promise<T> {
-  return inSlot((run) => setImmediate(run), fn);
-}
-
-/** Runs `fn` on a later turn of the event loop, outside the write slot (it writes no SQLite). */
-function nextTurnNoSlot<T>(fn: () => T): Promise<T> {
-  return new Promise((resolve, reject) =>
-    setImmediate(() => {
-      try {
-        resolve(fn());
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    }),
-  );
-}
-
 /**
  * A seal of this thread's closed windows in short transactions (open-log-seal.ts), each on its
  * own turn of the event loop, so the batches that arrive meanwhile commit between them instead
@@ -224,30 +227,47 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
  * Runs a seal's steps: each node range read and encoded outside the write slot (so the other
  * thread commits, or seals, meanwhile) and committed in it; the copy of the log's open part
  * into the next file outside it too (no SQLite write); the last step (watermark and rotation)
- * in it, at a moment with no sync in flight.
+ * in it, at a moment with no sync in flight. A running server's seal is paced
+ * (`BACKGROUND_PACE`): a gap after each step for the batches, steps cut down while they run
+ * long; a stop's runs at full speed.
  */
-async function runSeal(run: SealRun): Promise<SealReport> {
+async function runSeal(run: SealRun, pace: PaceOptions = BACKGROUND_PACE): Promise<SealReport> {
   const started = performance.now();
-  let steps = 0;
-  let longestStepMs = 0;
-  const timed = <T>(fn: () => T): T => {
-    const t0 = performance.now();
-    const w0 = threadWrittenBytes();
-    const copy = run.copying;
-    try {
-      return fn();
-    } finally {
-      longestStepMs = Math.max(longestStepMs, performance.now() - t0);
-      steps++;
-      if (copy) io.rotationWritten += threadWrittenBytes() - w0;
-      else io.sealWritten += threadWrittenBytes() - w0;
-    }
+  const pacer = new StepPacer(() => performance.now(), eventLoopWait, pace);
+  const counted = <T>(fn: () => T): (() => T) => {
+    return () => {
+      const w0 = threadWrittenBytes();
+      const copy = run.copying;
+      try {
+        return fn();
+      } finally {
+        if (copy) io.rotationWritten += threadWrittenBytes() - w0;
+        else io.sealWritten += threadWrittenBytes() - w0;
+      }
+    };
   };
-  while (await nextTurnNoSlot(() => timed(() => run.prepareRange()))) {
-    await nextTurn(() => timed(() => run.commitRange()));
+  const step = <T>(fn: () => T, writesSqlite = false): Promise<T> =>
+    pacer.step(() => {
+      run.scaleSteps(pacer.scale);
+      if (!writesSqlite) return counted(fn)();
+      slot?.acquire();
+      try {
+        return counted(fn)();
+      } finally {
+        slot?.release();
+      }
+    });
+  while (await step(() => run.prepareRange())) {
+    await step(() => run.commitRange(), true);
   }
-  while (await nextTurnNoSlot(() => timed(() => run.step())));
+  while (await step(() => run.step()));
   let finishMs = 0;
+  // The last step syncs the WAL (its watermark commit, which also makes the steps' commits
+  // durable) and the next log file (the copies) on this thread, in the write slot: sync both
+  // now on a libuv thread, so that step finds little left to write. Only a head start: a
+  // failure here is left to that step's own syncs to report.
+  await Promise.all([presync((done) => fdatasync(walFd(), done)), presync(run.syncCopy)]);
+  await pacer.pause();
   const result = (await sealLog(() => {
     const t0 = performance.now();
     const w0 = threadWrittenBytes();
@@ -267,12 +287,23 @@ async function runSeal(run: SealRun): Promise<SealReport> {
   return {
     shard,
     ...result,
-    // The last call found nothing left: it was no step.
-    steps: steps - 2,
-    longestStepMs: Math.max(longestStepMs, finishMs),
+    // The last call of each loop found nothing left: it was no step.
+    steps: pacer.steps - 2,
+    longestStepMs: Math.max(pacer.longestStepMs, finishMs),
     finishMs,
     totalMs: performance.now() - started,
   };
+}
+
+/** Runs an early sync whose failure does not matter (a later sync covers the same bytes). */
+function presync(sync: (done: (err: Error | null) => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      sync(() => resolve());
+    } catch {
+      resolve();
+    }
+  });
 }
 
 /** The seal in progress, if any: seals run one after another, and a stop waits for it. */
@@ -335,7 +366,7 @@ port.on('message', (msg: ToWorker) => {
       // A stop seals everything this thread logged, so a stopped database holds every point;
       // in steps, so the other thread's stop encodes its blocks meanwhile (on the other core).
       for (const run of sealEverythingRuns(db, logFile, committer.index, shard, sealMs)) {
-        port.postMessage({ sealed: await runSeal(run) } satisfies FromWorker);
+        port.postMessage({ sealed: await runSeal(run, UNPACED) } satisfies FromWorker);
       }
       committer.index.close();
       readers.close();

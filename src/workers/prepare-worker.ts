@@ -4,6 +4,7 @@ import { ReportPreparer, type Prepared, type RawReport } from '../domain/ingest/
 import { systemClock } from '../platform/clock.js';
 import { nameThisThread } from '../platform/thread-names.js';
 import { nodeReportDecoder } from '../protocol/decode-node-report.js';
+import { packPrepared } from './packed-prepared.js';
 
 /**
  * A preparation thread for PostgreSQL ingest: decodes, checks and renders batches of reports
@@ -45,5 +46,6 @@ port.on('message', (msg: ToPrepareWorker) => {
     return;
   }
   const { prepared } = core.prepareBatch(msg.reports);
-  port.postMessage({ id: msg.id, prepared } satisfies FromPrepareWorker);
+  const packed = packPrepared(prepared);
+  port.postMessage({ id: msg.id, prepared } satisfies FromPrepareWorker, packed ? [packed] : []);
 });

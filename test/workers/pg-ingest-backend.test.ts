@@ -38,8 +38,16 @@ function report(nodeId: number, receivedAt: number, body: string | object): RawR
 }
 
 /** What a report answers, without the parts only a log reads. */
+/**
+ * An answer as compared: a view body a preparation thread sent as bytes (packed-prepared.ts)
+ * as the string it encodes, so the view itself is compared.
+ */
 const shape = (r: CoreResult): CoreResult =>
-  r.ok ? r : { ok: false, code: r.code, message: r.message };
+  !r.ok
+    ? { ok: false, code: r.code, message: r.message }
+    : 'bodyBytes' in r.view
+      ? { ...r, view: { bodyJson: Buffer.from(r.view.bodyBytes).toString('utf8') } }
+      : r;
 
 /**
  * Every test runs with preparation on the calling thread and on worker threads (as `dash serve`

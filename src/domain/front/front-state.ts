@@ -1,8 +1,11 @@
-import type { NodeView } from '../../protocol/front-view.js';
+import type { NodeView, SmartView, ThermalView } from '../../protocol/front-view.js';
 import type { CurrentRow, FrontRepo } from '../../store/ports.js';
 import type { NodeEvent } from '../nodes/node-events.js';
 import { nodeMetaFromRow, type NodeMeta } from './node-meta.js';
+import { bodyReadings, type ReportDigest } from '../ingest/report-digest.js';
 import {
+  bodyJson,
+  renderBody,
   renderBodyJson,
   renderFacts,
   renderNodePart,
@@ -161,17 +164,27 @@ export class FrontState {
   /**
    * Re-reads the stored current projections of these nodes (another instance accepted their
    * reports) and installs those newer than the view held here; returns the nodes that changed.
+   * With `digests`, each installed view's alert readings and interface counters are handed to
+   * it, taken from the objects the view was just rendered from: the alert leader needs them
+   * for every report of the other instances, and parsing the rendered view again for them
+   * cost it about as much as rendering it.
    */
-  async refreshCurrent(nodeIds: readonly number[]): Promise<number[]> {
+  async refreshCurrent(
+    nodeIds: readonly number[],
+    digests?: (nodeId: number, receivedAt: number, digest: ReportDigest) => void,
+  ): Promise<number[]> {
     if (nodeIds.length === 0) return [];
     const rows = await this.opts.repo.currentRows(nodeIds);
     const changed: number[] = [];
     for (const row of rows) {
       const before = this.entries.get(row.nodeId)?.receivedAt;
       if (!this.entries.has(row.nodeId)) await this.loadNode(row.nodeId);
-      this.restore(row);
+      const digest = this.restore(row, digests !== undefined);
       const after = this.entries.get(row.nodeId)?.receivedAt;
-      if (after !== undefined && after !== before) changed.push(row.nodeId);
+      if (after === undefined || after === before) continue;
+      changed.push(row.nodeId);
+      // The same node may have been installed by a newer row meanwhile (loadNode awaited).
+      if (digests && digest && after === row.receivedAt) digests(row.nodeId, after, digest);
     }
     return changed;
   }
@@ -337,11 +350,44 @@ export class FrontState {
     e.slab.write(e.nodeJson, [renderBodyJson(e.facts, runtime, c, this.opts.staleAfterSec)]);
   }
 
-  private restore(c: CurrentRow): void {
+  /**
+   * Installs a stored projection unless the view held is newer; with `withDigest`, returns
+   * what the accepted-report listeners read of it (see refreshCurrent).
+   */
+  private restore(c: CurrentRow, withDigest = false): ReportDigest | undefined {
     const e = this.entries.get(c.nodeId);
-    if (!e || (e.receivedAt !== undefined && e.receivedAt > c.receivedAt)) return;
+    if (!e || (e.receivedAt !== undefined && e.receivedAt > c.receivedAt)) return undefined;
     const runtime = this.storedRuntime(c);
-    if (runtime) this.apply(c.nodeId, runtime, c);
+    if (!runtime) return undefined;
+    if (!withDigest) {
+      this.apply(c.nodeId, runtime, c);
+      return undefined;
+    }
+    const body = renderBody(e.facts, runtime, this.opts.staleAfterSec);
+    if (!this.applyRendered(c.nodeId, runtime.receivedAt, bodyJson(body, c))) return undefined;
+    return {
+      // As the view shows them: a counter the report lacked is 0 there, so it is left unknown.
+      counters: (runtime.network.by_interface ?? []).map((i) => ({
+        name: i.name,
+        rx: i.bytes_recv > 0 ? i.bytes_recv : null,
+        tx: i.bytes_sent > 0 ? i.bytes_sent : null,
+      })),
+      readings: bodyReadings(
+        body,
+        this.storedSide<SmartView>(c.smartJson),
+        this.storedSide<ThermalView>(c.thermalJson),
+      ),
+    };
+  }
+
+  /** A stored SMART or thermal view (unreadable: as if the report lacked it). */
+  private storedSide<T>(json: string | null): T | undefined {
+    if (json === null) return undefined;
+    try {
+      return JSON.parse(json) as T;
+    } catch {
+      return undefined;
+    }
   }
 
   private changed(listChanged: boolean): void {

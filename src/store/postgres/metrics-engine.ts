@@ -13,6 +13,7 @@ import {
   toStored,
   type EncodedDevice,
 } from '../sqlite/metrics-codec.js';
+import { bigintArray, docColumns, docsColumn, encodeDocs } from './array-params.js';
 import { PgDeviceRegistry } from './device-registry.js';
 import type { PartitionGuard } from './partition-guard.js';
 
@@ -52,26 +53,25 @@ const INSERT_RAW = `INSERT INTO metrics_raw (${RAW_COLUMNS.join(', ')})
 
 /**
  * The four JSON columns of a projection upsert (runtime, SMART, thermal, pressure) from
- * parameters `$first`..`$first+3`, one JSON array of strings each (see jsonParams).
+ * parameters `$first`..`$first+3` (jsonParams), zipped with the other columns by ROWS FROM.
  */
 function jsonColumns(first: number): string {
-  return [0, 1, 2, 3].map((i) => `json_array_elements_text($${first + i}::json)`).join(', ');
+  return [0, 1, 2, 3].map((i) => docsColumn(first + i)).join(', ');
 }
 
-/**
- * The projections' JSON columns as one JSON array each. node-postgres writes a `text[]`
- * parameter by escaping every element with two regular expressions in JavaScript, 27 times
- * slower than JSON.stringify for these 1-4 KB documents (measured); it was the largest part of
- * the ingest thread's commit work. PostgreSQL unpacks the arrays with
- * json_array_elements_text, zipped with the other columns by ROWS FROM (JSON null: SQL NULL).
- */
-function jsonParams(rows: readonly MetricsWrite[]): string[] {
-  return [
-    JSON.stringify(rows.map((e) => e.current.runtimeJson ?? JSON.stringify(e.current.runtime))),
-    JSON.stringify(rows.map((e) => e.current.smartJson)),
-    JSON.stringify(rows.map((e) => e.current.thermalJson)),
-    JSON.stringify(rows.map((e) => e.current.pressureJson)),
-  ];
+/** Each row's documents as a preparation thread packed them, else encoded here (inline). */
+function jsonParams(rows: readonly MetricsWrite[]): Buffer[] {
+  const docs = rows.map(
+    ({ current: c }) =>
+      c.docs ??
+      encodeDocs([
+        c.runtimeJson ?? JSON.stringify(c.runtime),
+        c.smartJson,
+        c.thermalJson,
+        c.pressureJson,
+      ]),
+  );
+  return docColumns(docs, 4);
 }
 
 interface RawRow {
@@ -231,10 +231,10 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
            thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
          WHERE excluded.received_at - c.received_at >= ${CURRENT_CHECKPOINT_MS}`,
         [
-          rows.map((r) => r.e.nodeId),
-          rows.map((r) => r.e.receivedAt),
-          rows.map((r) => r.e.current.reportedAt),
-          rows.map((r) => r.first),
+          bigintArray(rows.map((r) => r.e.nodeId)),
+          bigintArray(rows.map((r) => r.e.receivedAt)),
+          bigintArray(rows.map((r) => r.e.current.reportedAt)),
+          bigintArray(rows.map((r) => r.first)),
           ...jsonParams(rows.map((r) => r.e)),
         ],
       );
@@ -264,9 +264,9 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
          thermal_json = excluded.thermal_json, pressure_json = excluded.pressure_json
        WHERE excluded.received_at >= l.received_at`,
       [
-        rows.map((e) => e.nodeId),
-        rows.map((e) => e.receivedAt),
-        rows.map((e) => e.current.reportedAt),
+        bigintArray(rows.map((e) => e.nodeId)),
+        bigintArray(rows.map((e) => e.receivedAt)),
+        bigintArray(rows.map((e) => e.current.reportedAt)),
         ...jsonParams(rows),
       ],
     );
@@ -319,14 +319,15 @@ export class PgMetricsEngine implements AsyncBatchCommitter {
       if (probe > MAX_KEY_PROBES) {
         throw new Error(`no free raw key for node ${unstored[0]?.entry.nodeId ?? '?'}`);
       }
-      const params: unknown[][] = RAW_COLUMNS.map(() => []);
-      for (const r of unstored) {
-        params[0]!.push(r.entry.nodeId);
-        params[1]!.push(r.receivedAt);
-        for (let i = 0; i < HOST_COLUMNS.length; i++) params[i + 2]!.push(r.host[i]);
-        params[RAW_COLUMNS.length - 1]!.push(r.devices);
-      }
+      const params: unknown[] = [
+        bigintArray(unstored.map((r) => r.entry.nodeId)),
+        bigintArray(unstored.map((r) => r.receivedAt)),
+        ...HOST_COLUMNS.map((_, i) => bigintArray(unstored.map((r) => r.host[i]))),
+        unstored.map((r) => r.devices),
+      ];
       const res = await client.query<{ node_id: number; received_at: number }>(INSERT_RAW, params);
+      // The usual case: every row found its key free.
+      if (res.rowCount === unstored.length) break;
       const stored = new Set(res.rows.map((x) => `${x.node_id}:${x.received_at}`));
       unstored = unstored.filter((r) => !stored.has(keyOf(r)));
       for (const r of unstored) {

@@ -8,6 +8,7 @@ import type {
   TrafficRepo,
 } from '../ports.js';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { StepPacer } from '../../platform/step-pacer.js';
 import type { DeviceRegistry } from './device-registry.js';
 import type { OpenLogs } from './history-source.js';
 import type { WriteSlot } from './report-rules.js';
@@ -45,14 +46,28 @@ interface Waiter<T> {
  * rollup run never holds ingest back for more than one step.
  */
 export class EngineRunner implements BatchCommitter {
-  private readonly tasks: Array<{ gen: Generator<void, unknown> } & Waiter<unknown>> = [];
+  private readonly tasks: Array<
+    {
+      gen: Generator<void, unknown>;
+      type: EngineRequest['type'];
+      pacer?: StepPacer;
+    } & Waiter<unknown>
+  > = [];
   private scheduled = false;
   private traffic: TrafficRepo | undefined;
 
-  /** `logs`: the open-block logs the rollups read beside blocks and raw rows. */
+  /**
+   * `logs`: the open-block logs the rollups read beside blocks and raw rows. `pace`, on an
+   * ingest thread: a pacer per rollup or retention run, whose gaps let the report batches in
+   * (platform/step-pacer.ts), and a report of each paced run's steps when it ends.
+   */
   constructor(
     private readonly engine: MetricsWriter,
     private readonly logs?: OpenLogs,
+    private readonly pace?: {
+      pacer: () => StepPacer;
+      done?: (type: EngineRequest['type'], pacer: StepPacer) => void;
+    },
   ) {}
 
   get maxDevicesPerNode(): number {
@@ -73,7 +88,15 @@ export class EngineRunner implements BatchCommitter {
             : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {
                 maxBytes: req.maxBytes,
               });
-      this.tasks.push({ gen, resolve: resolve as (v: unknown) => void, reject });
+      // Traffic chunks are one step each and stay unpaced.
+      const pacer = req.type === 'traffic' ? undefined : this.pace?.pacer();
+      this.tasks.push({
+        gen,
+        type: req.type,
+        pacer,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.kick();
     });
   }
@@ -92,10 +115,15 @@ export class EngineRunner implements BatchCommitter {
   private kick(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       this.step();
-    });
+    };
+    // A paced task's last step earned the batches a gap; otherwise the next turn, after the
+    // batches that arrived meanwhile.
+    const gap = this.tasks[0]?.pacer?.gapMs() ?? 0;
+    if (gap > 0) setTimeout(run, gap);
+    else setImmediate(run);
   }
 
   private step(): void {
@@ -104,9 +132,10 @@ export class EngineRunner implements BatchCommitter {
       const slot = this.engine.slot;
       slot.acquire();
       try {
-        const r = task.gen.next();
+        const r = task.pacer ? task.pacer.timed(() => task.gen.next()) : task.gen.next();
         if (r.done) {
           this.tasks.shift();
+          if (task.pacer) this.pace?.done?.(task.type, task.pacer);
           task.resolve(r.value);
         }
       } catch (err) {

@@ -117,6 +117,8 @@ export class LogSeal {
   private readonly storedAt: BetterSqlite3.Statement;
   private readonly account: ReturnType<typeof dayAccounting>;
   private finished = false;
+  /** Fraction of `stepBytes` the next ranges take (`scaleSteps`). */
+  private stepScale = 1;
 
   constructor(
     private readonly db: BetterSqlite3.Database,
@@ -155,6 +157,14 @@ export class LogSeal {
     return this.finished;
   }
 
+  /**
+   * Makes the next ranges `scale` of `stepBytes` (at least one node each): a paced seal cuts
+   * its steps down while they run long on a loaded machine (platform/step-pacer.ts).
+   */
+  scaleSteps(scale: number): void {
+    this.stepScale = scale;
+  }
+
   /** The next node range, read from the log and encoded, waiting for `commit`. */
   private prepared: { nodes: PreparedNode[]; last: number } | undefined;
 
@@ -170,7 +180,8 @@ export class LogSeal {
     const nodes: PreparedNode[] = [];
     let bytes = 0;
     let last = this.nodes[this.next]!;
-    while (this.next < this.nodes.length && bytes < this.stepBytes) {
+    const limit = this.stepBytes * this.stepScale;
+    while (this.next < this.nodes.length && bytes < limit) {
       last = this.nodes[this.next++]!;
       const node = this.prepareNode(last);
       nodes.push(node);

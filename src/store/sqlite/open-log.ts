@@ -305,6 +305,19 @@ export class OpenLogFile {
    * either file whole. Continues a rotation `beginRotation` started to the same boundary (copying
    * only what was appended since its last step). Call it with no `sync` in flight.
    */
+  /**
+   * Syncs what the rotation has copied so far on a libuv thread: `rotate` syncs the next file
+   * again, on the calling thread, and then finds only what was copied since (a seal carries
+   * megabytes of projections into it, whose write-back held the ingest thread).
+   */
+  syncRotationCopy(done: (err: Error | null) => void): void {
+    if (!this.next) {
+      done(null);
+      return;
+    }
+    fdatasync(this.next.fd, done);
+  }
+
   rotate(from: number, keep: (payload: Uint8Array) => boolean): void {
     fdatasyncSync(this.fd);
     if (this.next?.from !== from) this.beginRotation(from);

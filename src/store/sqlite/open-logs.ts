@@ -105,6 +105,7 @@ export const ROTATE_STEP_BYTES = 4 * 1024 * 1024;
  */
 export class SealRun {
   private rotating = false;
+  private rotateScale = 1;
 
   constructor(
     private readonly seal: LogSeal,
@@ -131,6 +132,12 @@ export class SealRun {
     return { blockBytes: this.seal.blockBytes, carried: this.seal.carried };
   }
 
+  /** Makes the next steps (node ranges, rotation copies) `scale` of their full size. */
+  scaleSteps(scale: number): void {
+    this.seal.scaleSteps(scale);
+    this.rotateScale = scale;
+  }
+
   /**
    * Reads and encodes the next node range without writing (outside the write slot); false
    * once every range is committed. `commitRange` then writes it.
@@ -150,8 +157,13 @@ export class SealRun {
       this.file.beginRotation(this.boundary);
       this.rotating = true;
     }
-    return !this.file.copyForRotation(this.keep, this.rotateStepBytes);
+    return !this.file.copyForRotation(this.keep, this.rotateStepBytes * this.rotateScale);
   }
+
+  /** Syncs the copied part of the next file off the thread, before `finish` (see there). */
+  readonly syncCopy = (done: (err: Error | null) => void): void => {
+    this.file.syncRotationCopy(done);
+  };
 
   finish(): LogSealResult {
     const result = this.seal.finish();
