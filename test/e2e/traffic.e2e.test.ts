@@ -1,3 +1,4 @@
+import { counterSlot, encodeCounters } from '../../src/store/sqlite/traffic-counter-codec.js';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -116,9 +117,14 @@ describe('traffic pages', () => {
     const to = now - 10 * 60_000;
     let rx = 0;
     let tx = 0;
-    const insert = db.prepare(
-      'INSERT INTO traffic_counter (node_id, iface, received_at, rx, tx) VALUES (?, ?, ?, ?, ?)',
+    // One sample per minute row (SQLite 0016 stores a node's minute as one blob).
+    const put = db.prepare(
+      'INSERT INTO traffic_counter_minute (slot, node_id, data) VALUES (?, ?, ?)',
     );
+    const insert = {
+      run: (node: number, iface: string, at: number, rx: number, tx: number) =>
+        put.run(counterSlot(at), node, encodeCounters([{ iface, at, rx, tx }])),
+    };
     db.transaction(() => {
       for (let at = from; at <= to; at += 300_000) {
         insert.run(web.id, 'wan0', at, rx, tx);

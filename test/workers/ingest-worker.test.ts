@@ -1,3 +1,4 @@
+import { decodeCounters } from '../../src/store/sqlite/traffic-counter-codec.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, tempHome, type TestApp } from '../support/build-app.js';
@@ -130,12 +131,13 @@ describe('ingest on the worker thread', () => {
   it('stores traffic counters through the worker, off the HTTP thread', async () => {
     const n = await seedNode(t, { name: 'traffic-node' });
     const viaWorker = vi.spyOn(t.deps.ingestBackend, 'applyTraffic');
+    // Counters are stored as one blob per node and minute (SQLite 0016): count the samples.
     const rows = (nodeId?: number) =>
       (
         t.raw
-          .prepare('SELECT count(*) AS n FROM traffic_counter WHERE node_id = coalesce(?, node_id)')
-          .get(nodeId ?? null) as { n: number }
-      ).n;
+          .prepare('SELECT data FROM traffic_counter_minute WHERE node_id = coalesce(?, node_id)')
+          .all(nodeId ?? null) as Array<{ data: Uint8Array }>
+      ).reduce((n, r) => n + decodeCounters(r.data).length, 0);
     const before = rows();
     for (let seq = 0; seq < 3; seq++) {
       t.clock.advance(3000);

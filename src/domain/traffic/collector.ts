@@ -23,10 +23,18 @@ export const QUEUE_LIMIT = 2_000_000;
 
 /**
  * Samples stored per transaction: whole nodes, so each node's pages are written once per
- * flush. A transaction holds the ingest thread that runs it, and the batch is built on the
- * HTTP thread, which yields between chunks.
+ * flush. A transaction holds the ingest thread that runs it (and the write slot both ingest
+ * threads share), so its size bounds how long report batches wait behind it; the batch is built
+ * on the HTTP thread, which yields between chunks.
  */
 export const FLUSH_CHUNK = 4096;
+
+export interface CollectorLimits {
+  earlyFlushAt: number;
+  queueLimit: number;
+  /** Samples per transaction (FLUSH_CHUNK unless given). */
+  flushChunk?: number;
+}
 
 /**
  * A queue this long (40 bytes a sample, about 40 MB) is flushed without waiting for the job. It
@@ -89,7 +97,7 @@ export class TrafficCollector {
     private readonly log: Logger,
     /** Writes a chunk in one transaction (by default through the repository). */
     private readonly storeBatch: (batch: TrafficBatch) => Promise<void> = (b) => repo.apply(b),
-    private readonly limits: { earlyFlushAt: number; queueLimit: number } = {
+    private readonly limits: CollectorLimits = {
       earlyFlushAt: EARLY_FLUSH_AT,
       queueLimit: QUEUE_LIMIT,
     },
@@ -310,10 +318,11 @@ export class TrafficCollector {
   private async drain(d: Draining): Promise<number> {
     let stored = 0;
     while (d.done < d.nodes.length) {
-      // Whole nodes up to FLUSH_CHUNK samples (one node alone may pass it).
+      // Whole nodes up to the chunk size (one node alone may pass it).
+      const chunk = this.limits.flushChunk ?? FLUSH_CHUNK;
       let end = d.done + 1;
       const from = d.starts[d.done] as number;
-      while (end < d.nodes.length && (d.starts[end + 1] as number) - from <= FLUSH_CHUNK) end++;
+      while (end < d.nodes.length && (d.starts[end + 1] as number) - from <= chunk) end++;
       while (this.readers > 0) await new Promise<void>((wake) => this.readersDone.push(wake));
       let release!: () => void;
       this.chunk = new Promise<void>((resolve) => (release = resolve));

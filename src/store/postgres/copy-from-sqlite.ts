@@ -4,6 +4,7 @@ import { POSTGRES_MIGRATIONS } from './migrations/index.js';
 import { SQLITE_MIGRATIONS } from '../sqlite/migrations/index.js';
 import { blockToRows, encodeStoredDevices } from '../sqlite/history-blocks.js';
 import { HOST_COLUMNS } from '../sqlite/metrics-codec.js';
+import { COUNTER_SLOT_MS, decodeCounters } from '../sqlite/traffic-counter-codec.js';
 import { BlockView } from '../history-blocks/block-codec.js';
 import { ensurePartitionDays, PARTITIONED_TABLES } from './partitions.js';
 
@@ -34,9 +35,17 @@ const PARENTS = ['settings', 'groups', 'nodes', 'alert_events'];
 
 /**
  * SQLite tables PostgreSQL does not have: the compressed history blocks of SQLite 0013 and
- * their per-day accounting. Their points are copied as rows of `metrics_raw` instead.
+ * their per-day accounting, and the traffic counters by minute of SQLite 0016. Their points are
+ * copied as rows of `metrics_raw` and of `traffic_counter` instead.
  */
-export const SQLITE_ONLY_TABLES: readonly string[] = ['metrics_blocks', 'metrics_block_days'];
+export const SQLITE_ONLY_TABLES: readonly string[] = [
+  'metrics_blocks',
+  'metrics_block_days',
+  'traffic_counter_minute',
+];
+
+/** The rows of PostgreSQL's `traffic_counter`, decoded from SQLite's minutes (0016). */
+const COUNTER_COLUMNS = ['node_id', 'iface', 'received_at', 'rx', 'tx'];
 
 /**
  * PostgreSQL tables SQLite does not have: the unlogged live projection of instances sharing the
@@ -98,6 +107,8 @@ export async function copySqliteToPostgres(
   ).map((r) => r.name);
   const hasBlocks = all.includes('metrics_blocks');
   const tables = all.filter((t) => !SQLITE_ONLY_TABLES.includes(t));
+  const counterMinutes = all.includes('traffic_counter_minute');
+  if (counterMinutes) tables.push('traffic_counter');
   tables.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
   const client = await target.connect();
@@ -107,9 +118,12 @@ export async function copySqliteToPostgres(
     await client.query('BEGIN');
     const targetColumns = await columnsOf(client);
     for (const table of tables) {
-      const cols = (
-        source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>
-      ).map((c) => c.name);
+      const minutes = counterMinutes && table === 'traffic_counter';
+      const cols = minutes
+        ? COUNTER_COLUMNS
+        : (source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
+            (c) => c.name,
+          );
       const have = targetColumns.get(table);
       const absent = have ? cols.filter((c) => !have.has(c)) : cols;
       if (!have || absent.length > 0) {
@@ -118,7 +132,9 @@ export async function copySqliteToPostgres(
         );
       }
       const blocks = table === 'metrics_raw' && hasBlocks;
-      let total = (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      let total = minutes
+        ? countOf(counterMinuteRows(source))
+        : (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       if (blocks) {
         total += source
           .prepare('SELECT coalesce(sum(count), 0) FROM metrics_blocks')
@@ -135,7 +151,10 @@ export async function copySqliteToPostgres(
       if (partitioned && total > 0) {
         const days = source
           .prepare(
-            `SELECT DISTINCT (${partitioned.column} / 86400000) * 86400000 AS d FROM ${table}`,
+            minutes
+              ? `SELECT DISTINCT (slot * ${COUNTER_SLOT_MS} / 86400000) * 86400000 AS d
+                 FROM traffic_counter_minute`
+              : `SELECT DISTINCT (${partitioned.column} / 86400000) * 86400000 AS d FROM ${table}`,
           )
           .pluck()
           .all() as number[];
@@ -160,9 +179,9 @@ export async function copySqliteToPostgres(
         chunk = [];
         onProgress({ table, copied, total });
       };
-      const rows = source.prepare(`SELECT ${list} FROM ${table}`).raw().iterate() as Iterable<
-        unknown[]
-      >;
+      const rows = minutes
+        ? counterMinuteRows(source)
+        : (source.prepare(`SELECT ${list} FROM ${table}`).raw().iterate() as Iterable<unknown[]>);
       for (const row of rows) {
         chunk.push(row);
         if (chunk.length >= perStatement) await flush();
@@ -249,6 +268,25 @@ function* blockRows(source: BetterSqlite3.Database, cols: readonly string[]): Ge
       });
     }
   }
+}
+
+/** Every stored traffic counter as `[node_id, iface, received_at, rx, tx]` (COUNTER_COLUMNS). */
+function* counterMinuteRows(
+  source: BetterSqlite3.Database,
+): Generator<[number, string, number, number, number]> {
+  const minutes = source
+    .prepare('SELECT node_id, data FROM traffic_counter_minute ORDER BY slot, node_id')
+    .raw()
+    .iterate() as Iterable<[number, Uint8Array]>;
+  for (const [nodeId, data] of minutes) {
+    for (const c of decodeCounters(data)) yield [nodeId, c.iface, c.at, c.rx, c.tx];
+  }
+}
+
+function countOf(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const _ of items) n++;
+  return n;
 }
 
 function rank(table: string): number {

@@ -1,11 +1,15 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TrafficBatch, TrafficCounterRow, TrafficFactRow, TrafficRepo } from '../ports.js';
 import {
-  toCounter,
+  counterSlot,
+  decodeCounters,
+  encodeCounters,
+  type CounterSampleRow,
+} from './traffic-counter-codec.js';
+import {
   toFact,
   toIface,
   toUsage,
-  type CounterDb,
   type FactDb,
   type IfaceDb,
   type UsageDb,
@@ -13,9 +17,10 @@ import {
 
 /** Traffic storage on SQLite with prepared statements (the materialiser writes in batches). */
 export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
-  const insCounter = db.prepare(
-    `INSERT INTO traffic_counter (node_id, iface, received_at, rx, tx) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
+  // A later flush's samples of the same minute are appended as sections (codec).
+  const putMinute = db.prepare(
+    `INSERT INTO traffic_counter_minute (slot, node_id, data) VALUES (?, ?, ?)
+     ON CONFLICT (slot, node_id) DO UPDATE SET data = CAST(data || excluded.data AS BLOB)`,
   );
   const upIface = db.prepare(
     `INSERT INTO traffic_iface (node_id, iface, first_at, last_at, last_rx, last_tx)
@@ -58,23 +63,18 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
     `SELECT * FROM traffic_cycle_usage WHERE node_id = ? AND iface = ? AND cycle_start >= ?
      ORDER BY cycle_start`,
   );
-  const countersIn = db.prepare(
-    `SELECT * FROM traffic_counter WHERE node_id = ? AND received_at >= ? AND received_at < ?
-     ORDER BY received_at`,
+  const slots = db.prepare('SELECT min(slot) AS lo, max(slot) AS hi FROM traffic_counter_minute');
+  // One look-up per minute of the node, in one statement (CROSS JOIN keeps the minutes outer).
+  const minutesUp = db.prepare(
+    `WITH RECURSIVE s(k) AS (SELECT ? UNION ALL SELECT k + 1 FROM s WHERE k < ?)
+     SELECT c.data FROM s CROSS JOIN traffic_counter_minute c ON c.slot = s.k AND c.node_id = ?`,
   );
-  const before = db.prepare(
-    `SELECT * FROM traffic_counter WHERE node_id = ? AND iface = ? AND received_at < ?
-     ORDER BY received_at DESC LIMIT 1`,
-  );
-  const after = db.prepare(
-    `SELECT * FROM traffic_counter WHERE node_id = ? AND iface = ? AND received_at >= ?
-     ORDER BY received_at LIMIT 1`,
+  const minutesDown = db.prepare(
+    `WITH RECURSIVE s(k) AS (SELECT ? UNION ALL SELECT k - 1 FROM s WHERE k > ?)
+     SELECT c.data FROM s CROSS JOIN traffic_counter_minute c ON c.slot = s.k AND c.node_id = ?`,
   );
   const range = db.prepare(
     `SELECT min(first_at) AS first, max(last_at) AS last FROM traffic_iface WHERE node_id = ?`,
-  );
-  const firstCounter = db.prepare(
-    'SELECT min(received_at) AS t FROM traffic_counter WHERE node_id = ? AND iface = ?',
   );
   const delFacts = db.prepare(
     'DELETE FROM traffic_5m WHERE node_id = ? AND bucket >= ? AND bucket < ?',
@@ -97,19 +97,81 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (node_id, iface, cycle_start) DO UPDATE SET
        cycle_end = excluded.cycle_end, stats_json = excluded.stats_json, sealed = excluded.sealed`,
   );
-  // By interface through the primary key: counters have no time index (migration 0015).
+  // Whole minutes from the oldest: they are the first pages of the table.
   const pruneCounters = db.prepare(
-    'DELETE FROM traffic_counter WHERE node_id = ? AND iface = ? AND received_at < ?',
+    `DELETE FROM traffic_counter_minute WHERE (slot, node_id) IN
+       (SELECT slot, node_id FROM traffic_counter_minute WHERE slot < ? LIMIT ?)`,
   );
-  /** Where the next prune call resumes in the list of interfaces (see prune). */
-  let pruneFrom = 0;
   const pruneFacts = db.prepare(
     `DELETE FROM traffic_5m WHERE (node_id, iface, bucket) IN
        (SELECT node_id, iface, bucket FROM traffic_5m WHERE bucket < ? LIMIT ?)`,
   );
 
+  /** A node's minutes [from, to] that hold rows, clamped to the stored ones (undefined: none). */
+  const stored = (from: number, to: number): [number, number] | undefined => {
+    const r = slots.get() as { lo: number | null; hi: number | null };
+    if (r.lo === null || r.hi === null) return undefined;
+    const lo = Math.max(from, r.lo);
+    const hi = Math.min(to, r.hi);
+    return lo <= hi ? [lo, hi] : undefined;
+  };
+  /** The node's samples of minutes lo..hi (ascending or, `down`, descending), row by row. */
+  function* minutes(nodeId: number, lo: number, hi: number, down = false) {
+    const rows = down ? minutesDown.iterate(hi, lo, nodeId) : minutesUp.iterate(lo, hi, nodeId);
+    for (const r of rows as IterableIterator<{ data: Uint8Array }>) yield decodeCounters(r.data);
+  }
+  const row = (nodeId: number, s: CounterSampleRow): TrafficCounterRow => ({ nodeId, ...s });
+  const countersIn = (nodeId: number, from: number, to: number): TrafficCounterRow[] => {
+    const span = to > from ? stored(counterSlot(from), counterSlot(to - 1)) : undefined;
+    if (!span) return [];
+    const out: TrafficCounterRow[] = [];
+    for (const list of minutes(nodeId, span[0], span[1])) {
+      for (const s of list) if (s.at >= from && s.at < to) out.push(row(nodeId, s));
+    }
+    return out.sort((a, b) => a.at - b.at);
+  };
+  /** The interface's last sample before `at` (walking minutes back to its first sample). */
+  const before = (nodeId: number, iface: IfaceDb, at: number) => {
+    const span = stored(counterSlot(iface.first_at), counterSlot(at - 1));
+    if (!span) return undefined;
+    for (const list of minutes(nodeId, span[0], span[1], true)) {
+      let hit: CounterSampleRow | undefined;
+      for (const s of list) if (s.iface === iface.iface && s.at < at) hit = s;
+      if (hit) return row(nodeId, hit);
+    }
+    return undefined;
+  };
+  /** The interface's first sample at or after `at` (up to its last sample). */
+  const after = (nodeId: number, iface: IfaceDb, at: number) => {
+    const span = stored(counterSlot(at), counterSlot(iface.last_at));
+    if (!span) return undefined;
+    for (const list of minutes(nodeId, span[0], span[1])) {
+      const hit = list.find((s) => s.iface === iface.iface && s.at >= at);
+      if (hit) return row(nodeId, hit);
+    }
+    return undefined;
+  };
+
   const apply = db.transaction((b: TrafficBatch) => {
-    for (const c of b.counters) insCounter.run(c.nodeId, c.iface, c.at, c.rx, c.tx);
+    // Counters come grouped by node (the collector's chunks); one row per node and minute.
+    let minute = new Map<number, CounterSampleRow[]>();
+    let node = -1;
+    const putNode = () => {
+      for (const [slot, list] of minute) putMinute.run(slot, node, encodeCounters(list));
+      minute = new Map();
+    };
+    for (const c of b.counters) {
+      if (c.nodeId !== node) {
+        putNode();
+        node = c.nodeId;
+      }
+      const slot = counterSlot(c.at);
+      const s = { iface: c.iface, at: c.at, rx: c.rx, tx: c.tx };
+      const list = minute.get(slot);
+      if (list) list.push(s);
+      else minute.set(slot, [s]);
+    }
+    putNode();
     for (const i of b.ifaces)
       upIface.run(i.nodeId, i.iface, i.firstAt, i.lastAt, i.lastRx, i.lastTx);
     for (const f of b.facts) {
@@ -193,33 +255,38 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
     },
     async countersAround(nodeId, from, to) {
       const out = new Map<string, TrafficCounterRow[]>();
-      for (const r of countersIn.all(nodeId, from, to) as CounterDb[]) {
+      for (const r of countersIn(nodeId, from, to)) {
         const list = out.get(r.iface) ?? [];
-        list.push(toCounter(r));
+        list.push(r);
         out.set(r.iface, list);
       }
       for (const i of nodeIfaces.all(nodeId) as IfaceDb[]) {
-        const prev = before.get(nodeId, i.iface, from) as CounterDb | undefined;
-        const next = after.get(nodeId, i.iface, to) as CounterDb | undefined;
+        const prev = before(nodeId, i, from);
+        const next = after(nodeId, i, to);
         if (!prev && !next && !out.has(i.iface)) continue;
         const list = out.get(i.iface) ?? [];
-        if (prev) list.unshift(toCounter(prev));
-        if (next) list.push(toCounter(next));
+        if (prev) list.unshift(prev);
+        if (next) list.push(next);
         out.set(i.iface, list);
       }
       return out;
     },
     async counters(nodeId, from, to) {
-      return (countersIn.all(nodeId, from, to) as CounterDb[]).map(toCounter);
+      return countersIn(nodeId, from, to);
     },
     async counterRange(nodeId) {
       const r = range.get(nodeId) as { first: number | null; last: number | null };
       if (r.first === null || r.last === null) return undefined;
-      // The iface row keeps the first sample ever; the retained counters may start later.
+      // The iface rows keep the first sample ever; the retained counters may start later: the
+      // first stored minute of the node holds the first retained sample.
       let first = r.last;
-      for (const i of nodeIfaces.all(nodeId) as IfaceDb[]) {
-        const t = (firstCounter.get(nodeId, i.iface) as { t: number | null }).t;
-        if (t !== null) first = Math.min(first, t);
+      const span = stored(counterSlot(r.first), counterSlot(r.last));
+      if (span) {
+        for (const list of minutes(nodeId, span[0], span[1])) {
+          if (list.length === 0) continue;
+          first = Math.min(first, ...list.map((s) => s.at));
+          break;
+        }
       }
       return { first, last: r.last };
     },
@@ -250,17 +317,11 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       putSnapshot.run(nodeId, r.iface, r.cycleStart, r.cycleEnd, r.statsJson, r.sealed ? 1 : 0);
     },
     async prune(cutoff, limit) {
-      // Interface after interface until `limit` counters went, resuming there on the next call
-      // (the caller repeats while a call reaches the limit); a call that ends the list starts
-      // it again next time.
-      const ifaces = allIfaces.all() as IfaceDb[];
-      let counters = 0;
-      while (pruneFrom < ifaces.length && counters < limit) {
-        const i = ifaces[pruneFrom++] as IfaceDb;
-        counters += pruneCounters.run(i.node_id, i.iface, cutoff).changes;
-      }
-      if (pruneFrom >= ifaces.length) pruneFrom = 0;
-      return counters + pruneFacts.run(cutoff, limit).changes;
+      // Whole minutes before the cut-off's (up to a minute more is kept: a minute's row is
+      // one unit). Counted in rows, each a node's minute: the caller repeats while a call
+      // reaches the limit.
+      const minutes = pruneCounters.run(counterSlot(cutoff), limit).changes;
+      return minutes + pruneFacts.run(cutoff, limit).changes;
     },
   };
 }

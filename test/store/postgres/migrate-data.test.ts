@@ -95,8 +95,13 @@ async function seededSqlite(): Promise<{ path: string; points: Array<Record<stri
       day: '2026-11-20',
     },
   ]);
+  await s.traffic.apply({
+    counters: [{ nodeId: ids[0]!, iface: 'eth0', at: T0, rx: 100, tx: 200 }],
+    ifaces: [],
+    facts: [],
+    usage: [],
+  });
   s.raw.exec(`
-    INSERT INTO traffic_counter VALUES (${ids[0]}, 'eth0', ${T0}, 100, 200);
     INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec, cooldown_min,
       threshold_mode, threshold_offset, generation, generation_at, created_at, updated_at)
       VALUES ('cpu', 1, 'cpu.usage_ratio', '>', 0.9, 60, 5, 'static', 0, 1, ${T0}, ${T0}, ${T0});

@@ -11,6 +11,7 @@ import * as m0012 from './0012_cpu_time_history.js';
 import * as m0013 from './0013_history_blocks.js';
 import * as m0014 from './0014_rate_limits.js';
 import * as m0015 from './0015_traffic_counter_no_time_index.js';
+import * as m0016 from './0016_traffic_counter_by_minute.js';
 import * as m0017 from './0017_node_live.js';
 
 /**
@@ -43,5 +44,6 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { id: '0013_history_blocks', up: m0013.up, run: m0013.run },
   { id: '0014_rate_limits', up: m0014.up },
   { id: '0015_traffic_counter_no_time_index', up: m0015.up },
+  { id: '0016_traffic_counter_by_minute', up: m0016.up, run: m0016.run },
   { id: '0017_node_live', up: m0017.up },
 ];
