@@ -90,18 +90,24 @@ export function docColumns(rows: readonly Uint8Array[], columns: number): Buffer
     }
     return out;
   });
-  const params: Buffer[] = [];
+  // One allocation for every column (node-postgres copies each parameter into its message).
+  const sizes: number[] = [];
   for (let c = 0; c < columns; c++) {
-    let total = Math.max(0, rows.length - 1);
-    for (const b of bounds) total += b[2 * c + 1]! - b[2 * c]!;
-    const out = Buffer.allocUnsafe(total);
-    let at = 0;
+    let size = Math.max(0, rows.length - 1);
+    for (const b of bounds) size += b[2 * c + 1]! - b[2 * c]!;
+    sizes.push(size);
+  }
+  const all = Buffer.allocUnsafe(sizes.reduce((a, b) => a + b, 0));
+  const params: Buffer[] = [];
+  let at = 0;
+  for (let c = 0; c < columns; c++) {
+    const start = at;
     views.forEach((v, i) => {
-      if (i > 0) out[at++] = SEPARATOR;
+      if (i > 0) all[at++] = SEPARATOR;
       const b = bounds[i]!;
-      at += v.copy(out, at, b[2 * c], b[2 * c + 1]);
+      at += v.copy(all, at, b[2 * c], b[2 * c + 1]);
     });
-    params.push(out);
+    params.push(all.subarray(start, at));
   }
   return params;
 }
