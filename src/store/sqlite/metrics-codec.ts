@@ -104,6 +104,12 @@ export class ByteWriter {
     this.pos += 8;
   }
 
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
   finish(): Buffer {
     return Buffer.from(this.buf.subarray(0, this.pos));
   }
@@ -140,6 +146,13 @@ export class ByteReader {
 
   skip(bytes: number): void {
     this.pos += bytes;
+  }
+
+  /** The next `n` bytes as UTF-8 text. */
+  text(n: number): string {
+    const s = Buffer.from(this.buf.buffer, this.buf.byteOffset + this.pos, n).toString('utf8');
+    this.pos += n;
+    return s;
   }
 }
 

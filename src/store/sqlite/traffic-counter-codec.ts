@@ -9,6 +9,7 @@
  * first from 0). A later flush with samples of the same minute appends its own sections, so
  * storing is a concatenation (`data || excluded.data`), never a decode.
  */
+import { ByteReader, ByteWriter } from './metrics-codec.js';
 
 /** Width of a slot: counters are stored one row per node and minute of `received_at`. */
 export const COUNTER_SLOT_MS = 60_000;
@@ -30,49 +31,21 @@ export interface CounterSampleRow {
 const SMALL = 2 ** 49;
 const TAG_FLOAT = 2;
 
-class Writer {
-  private buf = Buffer.allocUnsafe(256);
-  private len = 0;
-
-  private room(n: number): void {
-    if (this.len + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
-    this.buf.copy(next, 0, 0, this.len);
-    this.buf = next;
+/** A difference as a varint (magnitude × 4 + sign), else the value itself as a tagged float64. */
+function writeValue(w: ByteWriter, v: number, prev: number): void {
+  const d = v - prev;
+  if (Number.isSafeInteger(d) && Math.abs(d) < SMALL) w.varint(Math.abs(d) * 4 + (d < 0 ? 1 : 0));
+  else {
+    w.varint(TAG_FLOAT);
+    w.f64(v);
   }
+}
 
-  varint(v: number): void {
-    this.room(10);
-    while (v >= 128) {
-      this.buf[this.len++] = (v % 128) | 128;
-      v = Math.floor(v / 128);
-    }
-    this.buf[this.len++] = v;
-  }
-
-  value(v: number, prev: number): void {
-    const d = v - prev;
-    if (Number.isSafeInteger(d) && Math.abs(d) < SMALL) {
-      this.varint(Math.abs(d) * 4 + (d < 0 ? 1 : 0));
-      return;
-    }
-    this.varint(TAG_FLOAT);
-    this.room(8);
-    this.buf.writeDoubleLE(v, this.len);
-    this.len += 8;
-  }
-
-  text(s: string): void {
-    const bytes = Buffer.from(s, 'utf8');
-    this.varint(bytes.length);
-    this.room(bytes.length);
-    bytes.copy(this.buf, this.len);
-    this.len += bytes.length;
-  }
-
-  done(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.len));
-  }
+function readValue(r: ByteReader, prev: number): number {
+  const x = r.varint();
+  if (x === TAG_FLOAT) return r.f64();
+  const mag = Math.floor(x / 4);
+  return x % 4 === 1 ? prev - mag : prev + mag;
 }
 
 /** Encodes samples (any order; each interface's kept in the order given) as sections. */
@@ -83,21 +56,23 @@ export function encodeCounters(samples: readonly CounterSampleRow[]): Buffer {
     if (list) list.push(s);
     else byIface.set(s.iface, [s]);
   }
-  const w = new Writer();
+  const w = new ByteWriter();
   for (const [iface, list] of byIface) {
-    w.text(iface);
+    const name = Buffer.from(iface, 'utf8');
+    w.varint(name.length);
+    w.bytes(name);
     w.varint(list.length);
     let at = 0;
     let rx = 0;
     let tx = 0;
     for (const s of list) {
-      w.value(s.at, at);
-      w.value(s.rx, rx);
-      w.value(s.tx, tx);
+      writeValue(w, s.at, at);
+      writeValue(w, s.rx, rx);
+      writeValue(w, s.tx, tx);
       ({ at, rx, tx } = s);
     }
   }
-  return w.done();
+  return w.finish();
 }
 
 /**
@@ -105,41 +80,18 @@ export function encodeCounters(samples: readonly CounterSampleRow[]): Buffer {
  * time) is read once, the first stored: as `ON CONFLICT DO NOTHING` did for single rows.
  */
 export function decodeCounters(data: Uint8Array): CounterSampleRow[] {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  let pos = 0;
-  const varint = (): number => {
-    let v = 0;
-    let scale = 1;
-    for (;;) {
-      const b = buf[pos++] as number;
-      v += (b & 127) * scale;
-      if (b < 128) return v;
-      scale *= 128;
-    }
-  };
-  const value = (prev: number): number => {
-    const x = varint();
-    if (x === TAG_FLOAT) {
-      const v = buf.readDoubleLE(pos);
-      pos += 8;
-      return v;
-    }
-    const mag = Math.floor(x / 4);
-    return x % 4 === 1 ? prev - mag : prev + mag;
-  };
+  const r = new ByteReader(data);
   const out: CounterSampleRow[] = [];
-  while (pos < buf.length) {
-    const n = varint();
-    const iface = buf.toString('utf8', pos, pos + n);
-    pos += n;
-    const count = varint();
+  while (!r.done) {
+    const iface = r.text(r.varint());
+    const count = r.varint();
     let at = 0;
     let rx = 0;
     let tx = 0;
     for (let i = 0; i < count; i++) {
-      at = value(at);
-      rx = value(rx);
-      tx = value(tx);
+      at = readValue(r, at);
+      rx = readValue(r, rx);
+      tx = readValue(r, tx);
       out.push({ iface, at, rx, tx });
     }
   }
