@@ -326,6 +326,7 @@ export async function createDeps(
     clock,
     channelsExist: (ids) => channels.allExist(ids),
     staleAfterMs: config.nodeOfflineThresholdMs,
+    startupGraceMs: config.alertsStartupGraceMs,
     onError: (err) => log.error({ err }, 'alert evaluation failed'),
     ...(cluster
       ? { evaluates: () => cluster.leading(), onChanged: () => cluster.alertsChanged() }

@@ -12,6 +12,7 @@ import {
   parseInteger,
   parseListen,
   parsePublicUrl,
+  parseSecondsWithin,
   parseTimeZone,
 } from './parsers.js';
 
@@ -97,6 +98,11 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     yaml: 'ingest_commit_delay',
     env: 'DASH_INGEST_COMMIT_DELAY',
     apply: (v, o) => void (o.ingestCommitDelayMs = parseCommitDelay(str(v))),
+  },
+  {
+    yaml: 'alerts_startup_grace',
+    env: 'DASH_ALERTS_STARTUP_GRACE',
+    apply: (v, o) => void (o.alertsStartupGraceMs = parseSecondsWithin(str(v), 0, 60)),
   },
   {
     yaml: 'traffic_retention_days',

@@ -132,3 +132,12 @@ export function parseCidrList(value: unknown): string[] {
     return v;
   });
 }
+
+/** A duration of whole seconds from `min` to `max` seconds, in milliseconds. */
+export function parseSecondsWithin(text: string, min: number, max: number): number {
+  const ms = parseDuration(text);
+  if (ms % 1000 !== 0 || ms < min * 1000 || ms > max * 1000) {
+    throw new Error(`must be whole seconds from ${min}s to ${max}s (e.g. 30s)`);
+  }
+  return ms;
+}

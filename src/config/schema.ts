@@ -43,6 +43,8 @@ export interface DashConfig {
    * share it (ingest_commit_delay; SQLite). Undefined: 10 ms (workers/commit-delay.ts).
    */
   ingestCommitDelayMs?: number;
+  /** How long after start no alert event opens (alerts_startup_grace); undefined: 60 s. */
+  alertsStartupGraceMs?: number;
   /** Per-interface traffic counters and 5-minute facts (at least a whole cycle and the last). */
   trafficRetentionDays: number;
   /**

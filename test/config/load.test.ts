@@ -91,6 +91,19 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the alerts startup grace: whole seconds from 0 to 60', () => {
+    expect(loadConfig({ DASH_HOME: tempHome() }).alertsStartupGraceMs).toBeUndefined();
+    const at = (v: string) =>
+      loadConfig({ DASH_HOME: tempHome(), DASH_ALERTS_STARTUP_GRACE: v }).alertsStartupGraceMs;
+    expect(at('0s')).toBe(0);
+    expect(at('5s')).toBe(5000);
+    expect(at('1m')).toBe(60_000);
+    for (const bad of ['61s', '1500ms', '-1s', 'soon']) {
+      expect(() => at(bad)).toThrow(ConfigError);
+      expect(() => at(bad)).toThrow('DASH_ALERTS_STARTUP_GRACE');
+    }
+  });
+
   it('reads the history size budget and seal interval', () => {
     const d = loadConfig({ DASH_HOME: tempHome() });
     expect(d.historyMaxBytes).toBeUndefined();

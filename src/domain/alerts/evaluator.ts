@@ -70,6 +70,8 @@ export interface EvaluatorOptions {
   startedAt: number;
   /** A node is offline once now − received_at exceeds this (config node offline threshold). */
   staleAfterMs: number;
+  /** How long after start no event opens (config alerts_startup_grace); default a minute. */
+  startupGraceMs?: number;
 }
 
 /**
@@ -283,7 +285,7 @@ export class AlertEvaluator {
     w.max = Math.max(w.max, value);
     const heldMs = at - state.since;
     if (heldMs < rule.durationSec * 1000) return;
-    if (now - this.opts.startedAt < STARTUP_GRACE_MS) return;
+    if (now - this.opts.startedAt < (this.opts.startupGraceMs ?? STARTUP_GRACE_MS)) return;
     states.set(rule.id, { phase: 'firing', generation: rule.generation, refreshedAt: at });
     out.push({
       kind: 'open',

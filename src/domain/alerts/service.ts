@@ -58,6 +58,8 @@ export interface AlertsServiceOptions {
   clock: Clock;
   /** The node offline threshold (config `nodeOfflineThresholdMs`). */
   staleAfterMs: number;
+  /** No event opens this long after start (config alerts_startup_grace); default a minute. */
+  startupGraceMs?: number;
   /** Whether every id names a stored notification channel (the channels feature supplies it). */
   channelsExist?: (ids: readonly number[]) => Promise<boolean>;
   onError: (err: unknown) => void;
@@ -88,6 +90,7 @@ export class AlertsService {
     this.evaluator = new AlertEvaluator({
       startedAt: opts.clock.now(),
       staleAfterMs: opts.staleAfterMs,
+      startupGraceMs: opts.startupGraceMs,
     });
   }
 
@@ -97,7 +100,11 @@ export class AlertsService {
    */
   async start(known: Iterable<{ nodeId: number; receivedAt: number }>): Promise<void> {
     const now = this.opts.clock.now();
-    this.evaluator = new AlertEvaluator({ startedAt: now, staleAfterMs: this.opts.staleAfterMs });
+    this.evaluator = new AlertEvaluator({
+      startedAt: now,
+      staleAfterMs: this.opts.staleAfterMs,
+      startupGraceMs: this.opts.startupGraceMs,
+    });
     if (!(await this.opts.repo.settings()))
       await this.opts.repo.putSettings({ ...DEFAULT_NOTIFY_SETTINGS, channelIds: [] }, now);
     this.policy.settings = notifySettings(await this.settings());

@@ -196,6 +196,16 @@ describe('alert evaluation: refresh, receive order, startup grace', () => {
     clock.advance(1000);
     expect(kinds(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now()))).toEqual(['open']);
   });
+
+  it('takes a configured grace instead of the minute (alerts_startup_grace)', () => {
+    const clock = new FakeClock(T0);
+    const ev = new AlertEvaluator({ startedAt: T0, staleAfterMs: STALE_MS, startupGraceMs: 5000 });
+    ev.configure([rule()], [{ ruleId: 7, nodeId: 1, mounted: true }], T0);
+    clock.advance(4000);
+    expect(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now())).toEqual([]);
+    clock.advance(1000);
+    expect(kinds(ev.observe(1, clock.now(), cpuReadings(0.95), clock.now()))).toEqual(['open']);
+  });
 });
 
 describe('alert evaluation: node offline (built-in)', () => {

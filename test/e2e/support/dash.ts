@@ -50,7 +50,9 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
  * Starts the built Dash (`node dist/main.js serve`) on a temp home and a free port; with
  * `localAgent`, like `make run`, its bundled agent reports this host from the start.
  */
-export async function startDash(opts: { localAgent?: boolean } = {}): Promise<RunningDash> {
+export async function startDash(
+  opts: { localAgent?: boolean; env?: Record<string, string> } = {},
+): Promise<RunningDash> {
   const main = join(REPO_ROOT, 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('dist/main.js is missing: run `make build` first');
   if (!existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html'))) {
@@ -73,6 +75,7 @@ export async function startDash(opts: { localAgent?: boolean } = {}): Promise<Ru
       DASH_TIMEZONE: 'UTC',
       DASH_LOG_LEVEL: 'warn',
       DASH_LOCAL_AGENT: opts.localAgent ? 'true' : 'false',
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
