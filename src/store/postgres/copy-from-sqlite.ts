@@ -42,6 +42,7 @@ export const SQLITE_ONLY_TABLES: readonly string[] = [
   'metrics_blocks',
   'metrics_block_days',
   'traffic_counter_minute',
+  'traffic_5m_held',
 ];
 
 /**

@@ -6,8 +6,14 @@
  * a row every flush rewrites anyway (its last sample), and go to `traffic_5m` once, when a
  * later sample closes the bucket. NULL `open_bucket`: no part since the last close.
  *
- * A bucket's fact is the sum of its `traffic_5m` row and these columns when they name it, so
- * the rows a flush stored before this migration (the open buckets included) stay as they are.
+ * `traffic_5m_held` keeps an interface's closed buckets for up to an hour (a blob of facts,
+ * store/sqlite/traffic-held-codec.ts) so they reach `traffic_5m` together: its leaf of the
+ * interface is then written once per hour instead of once per bucket. Written once per bucket
+ * close, not per flush; `first_bucket` is the blob's oldest (retention).
+ *
+ * A bucket's fact is the sum of its `traffic_5m` row, its entry in `traffic_5m_held` and these
+ * columns when they name it, so the rows a flush stored before this migration (the open buckets
+ * included) stay as they are.
  */
 export const up = [
   'ALTER TABLE traffic_iface ADD COLUMN open_bucket INTEGER',
@@ -18,4 +24,11 @@ export const up = [
   'ALTER TABLE traffic_iface ADD COLUMN open_valid_ms INTEGER',
   'ALTER TABLE traffic_iface ADD COLUMN open_gaps INTEGER',
   'ALTER TABLE traffic_iface ADD COLUMN open_resets INTEGER',
+  `CREATE TABLE traffic_5m_held (
+    node_id INTEGER NOT NULL,
+    iface TEXT NOT NULL,
+    first_bucket INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (node_id, iface)
+  ) STRICT, WITHOUT ROWID`,
 ];
