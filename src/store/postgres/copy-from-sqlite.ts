@@ -5,6 +5,8 @@ import { SQLITE_MIGRATIONS } from '../sqlite/migrations/index.js';
 import { blockToRows, encodeStoredDevices } from '../sqlite/history-blocks.js';
 import { HOST_COLUMNS } from '../sqlite/metrics-codec.js';
 import { COUNTER_SLOT_MS, decodeCounters } from '../sqlite/traffic-counter-codec.js';
+import { decodeHeld } from '../sqlite/traffic-held-codec.js';
+import type { TrafficFactRow } from '../ports.js';
 import { BlockView } from '../history-blocks/block-codec.js';
 import { ensurePartitionDays, PARTITIONED_TABLES } from './partitions.js';
 
@@ -145,7 +147,7 @@ export async function copySqliteToPostgres(
     (source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
       (c) => c.name,
     );
-  const openFacts = sqliteColumns('traffic_iface').includes('open_bucket');
+  const openFacts = all.includes('traffic_5m_held');
   if (counterMinutes) tables.push('traffic_counter');
   tables.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
@@ -324,9 +326,21 @@ function* counterMinuteRows(
   }
 }
 
+/** `traffic_5m`'s columns as a held fact's fields (SQLite 0018, traffic-held-codec.ts). */
+const HELD_FACT_FIELDS: Readonly<Record<string, keyof TrafficFactRow>> = {
+  bucket: 'bucket',
+  in_bytes: 'inBytes',
+  out_bytes: 'outBytes',
+  valid_in: 'validIn',
+  valid_out: 'validOut',
+  valid_ms: 'validMs',
+  gap_count: 'gapCount',
+  reset_count: 'resetCount',
+};
+
 /**
- * Every `traffic_5m` row in the order of `cols`, each interface's open bucket (SQLite 0018)
- * added to the row of its bucket, or as a row of its own when the bucket has none.
+ * Every `traffic_5m` row in the order of `cols`, with each interface's held and open buckets
+ * (SQLite 0018) added to the row of their bucket, or as rows of their own where it has none.
  */
 function* factRowsWithOpen(
   source: BetterSqlite3.Database,
@@ -338,7 +352,20 @@ function* factRowsWithOpen(
       `open traffic buckets do not hold traffic_5m column(s) ${unknown.join(', ')}; nothing was copied`,
     );
   }
-  const open = new Map<string, unknown[]>();
+  const at = (name: string) => cols.indexOf(name);
+  const key = (r: unknown[]) => JSON.stringify([r[at('node_id')], r[at('iface')], r[at('bucket')]]);
+  const summed = cols
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => c !== 'node_id' && c !== 'iface' && c !== 'bucket')
+    .map(([, i]) => i);
+  /** Held and open facts by node, interface and bucket, in the order of `cols`. */
+  const extra = new Map<string, unknown[]>();
+  const addExtra = (r: unknown[]) => {
+    const k = key(r);
+    const o = extra.get(k);
+    if (o) for (const i of summed) o[i] = (o[i] as number) + (r[i] as number);
+    else extra.set(k, r);
+  };
   const openRows = source
     .prepare(
       `SELECT ${cols.map((c) => OPEN_FACT_COLUMNS[c]).join(', ')} FROM traffic_iface
@@ -346,27 +373,31 @@ function* factRowsWithOpen(
     )
     .raw()
     .all() as unknown[][];
-  const at = (name: string) => cols.indexOf(name);
-  const key = (r: unknown[]) => JSON.stringify([r[at('node_id')], r[at('iface')], r[at('bucket')]]);
-  for (const r of openRows) open.set(key(r), r);
-  const summed = cols
-    .map((c, i) => [c, i] as const)
-    .filter(([c]) => c !== 'node_id' && c !== 'iface' && c !== 'bucket')
-    .map(([, i]) => i);
+  for (const r of openRows) addExtra(r);
+  const held = source.prepare('SELECT node_id, iface, data FROM traffic_5m_held').raw().all();
+  for (const [nodeId, iface, data] of held as Array<[number, string, Uint8Array]>) {
+    for (const f of decodeHeld(data)) {
+      addExtra(
+        cols.map((c) =>
+          c === 'node_id' ? nodeId : c === 'iface' ? iface : f[HELD_FACT_FIELDS[c]!],
+        ),
+      );
+    }
+  }
   const rows = source
     .prepare(`SELECT ${cols.join(', ')} FROM traffic_5m`)
     .raw()
     .iterate();
   for (const r of rows as Iterable<unknown[]>) {
     const k = key(r);
-    const o = open.get(k);
+    const o = extra.get(k);
     if (o) {
       for (const i of summed) r[i] = (r[i] as number) + (o[i] as number);
-      open.delete(k);
+      extra.delete(k);
     }
     yield r;
   }
-  yield* open.values();
+  yield* extra.values();
 }
 
 function countOf(items: Iterable<unknown>): number {

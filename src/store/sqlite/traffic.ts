@@ -6,7 +6,7 @@ import {
   encodeCounters,
   type CounterSampleRow,
 } from './traffic-counter-codec.js';
-import { sqliteTrafficOpen } from './traffic-open.js';
+import { sqliteTrafficRecent } from './traffic-recent.js';
 import {
   toFact,
   toIface,
@@ -36,7 +36,7 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
        covered_from = min(covered_from, excluded.covered_from),
        covered_until = max(covered_until, excluded.covered_until)`,
   );
-  const open = sqliteTrafficOpen(db);
+  const recent = sqliteTrafficRecent(db);
   const IFACE = 'node_id, iface, first_at, last_at, last_rx, last_tx';
   const allIfaces = db.prepare(`SELECT ${IFACE} FROM traffic_iface`);
   const nodeIfaces = db.prepare(`SELECT ${IFACE} FROM traffic_iface WHERE node_id = ?`);
@@ -156,7 +156,7 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       else minute.set(slot, [s]);
     }
     putNode();
-    open.applyFacts(b);
+    recent.applyFacts(b);
     for (const u of b.usage) {
       addUsage.run(
         u.nodeId,
@@ -184,8 +184,8 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       rows: ReadonlyArray<TrafficFactRow & { iface: string }>,
     ) => {
       delFacts.run(nodeId, from, to);
-      open.clearOpen(nodeId, from, to);
-      for (const f of rows) open.putRebuilt(nodeId, f.iface, f);
+      recent.clearRecent(nodeId, from, to);
+      for (const f of rows) recent.putRebuilt(nodeId, f.iface, f);
       delSnapshots.run(nodeId, to, from);
     },
   );
@@ -202,7 +202,7 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
     },
     async facts(nodeId, iface, from, to) {
       const rows = (facts.all(nodeId, iface, from, to) as FactDb[]).map(toFact);
-      return open.withOpen(nodeId, iface, rows, from, to);
+      return recent.withRecent(nodeId, iface, rows, from, to);
     },
     async usage(nodeId, iface, cycleStart) {
       const r = usage.get(nodeId, iface, cycleStart) as UsageDb | undefined;
@@ -280,7 +280,7 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       // reaches the limit.
       const minutes = pruneCounters.run(counterSlot(cutoff), limit).changes;
       const facts = pruneFacts.run(cutoff, limit).changes;
-      if (facts < limit) open.pruneOpen(cutoff);
+      if (facts < limit) recent.pruneRecent(cutoff);
       return minutes + facts;
     },
   };

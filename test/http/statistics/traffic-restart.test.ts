@@ -6,9 +6,9 @@ import { seedNode } from '../../support/seed-nodes.js';
 import { factsForWindow, type CounterSample } from '../../../src/domain/traffic/facts.js';
 
 /**
- * On SQLite each interface's open 5-minute bucket is kept on its cursor row and goes to
- * `traffic_5m` once, when a later sample closes it (docs/ingest-disk-writes.md, "Facts written
- * once per bucket"). A server stopped and started again mid-bucket must then give every read
+ * On SQLite each interface's open 5-minute bucket is kept on its cursor row, and its closed
+ * buckets wait in `traffic_5m_held` up to an hour before they go to `traffic_5m` together
+ * (docs/ingest-disk-writes.md, "Facts written once per bucket"). A server stopped and started again mid-bucket must then give every read
  * the same figures as one that ran through, and those figures must be the facts a rebuild from
  * the stored counters computes.
  */
@@ -127,7 +127,7 @@ async function everything(t: TestApp, nodeId: number) {
 describe('traffic facts across a restart (SQLite)', () => {
   it(
     'a run stopped and started again mid-bucket reads as one that ran through',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const list = samples();
       const through = await start(join(tempHome(), 'through.db'));
@@ -138,13 +138,15 @@ describe('traffic facts across a restart (SQLite)', () => {
         stats: { p95_status: 'available' },
       });
 
-      // Stops where the open bucket already has parts: 2.5 and 4 minutes into a bucket.
-      const cuts = [NOV1 + DAY + 150_000, NOV1 + 3 * DAY + 240_000].map((at) =>
+      // Stops where the open bucket already has parts (2.5 and 4 minutes into a bucket) and closed
+      // ones are held (35 and 20 minutes into an hour).
+      const cuts = [NOV1 + DAY + 2_250_000, NOV1 + 3 * DAY + 1_440_000].map((at) =>
         list.findIndex((s) => s.at >= at),
       );
       const file = join(tempHome(), 'restarted.db');
       let run = await start(file);
       let from = 0;
+      const held: number[] = [];
       for (const cut of cuts) {
         await feed(run.t, run.nodeId, list, from, cut);
         await run.t.deps.traffic.collector.flush();
@@ -157,10 +159,15 @@ describe('traffic facts across a restart (SQLite)', () => {
         expect(
           run.t.raw.prepare('SELECT count(*) FROM traffic_5m WHERE bucket = ?').pluck().get(open),
         ).toBe(0);
+        // Closed buckets wait in traffic_5m_held for their node's turn (up to an hour).
+        held.push(
+          run.t.raw.prepare('SELECT count(*) FROM traffic_5m_held').pluck().get() as number,
+        );
         await stop(run.t);
         run = await start(file);
         from = cut;
       }
+      expect(Math.max(...held)).toBeGreaterThan(0);
       await feed(run.t, run.nodeId, list, from, list.length);
       await run.t.deps.traffic.collector.flush();
       expect(await everything(run.t, run.nodeId)).toEqual(expected);

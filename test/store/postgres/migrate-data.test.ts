@@ -96,7 +96,7 @@ async function seededSqlite(): Promise<{ path: string; points: Array<Record<stri
     },
   ]);
   // eth0: a closed bucket in traffic_5m, its open one (T0) on the cursor row and, as a flush
-  // before SQLite 0018 left it, in traffic_5m too; eth1: an open bucket only.
+  // before SQLite 0018 left it, in traffic_5m too; eth1: a held bucket and an open one.
   const fact = (iface: string, bucket: number, inBytes: number) => ({
     nodeId: ids[0]!,
     iface,
@@ -121,9 +121,16 @@ async function seededSqlite(): Promise<{ path: string; points: Array<Record<stri
   await s.traffic.apply({
     counters: [{ nodeId: ids[0]!, iface: 'eth0', at: T0 + 1000, rx: 100, tx: 200 }],
     ifaces: [cursor('eth0'), cursor('eth1')],
-    facts: [fact('eth0', T0 - 300_000, 10), fact('eth0', T0, 20), fact('eth1', T0, 30)],
+    facts: [
+      fact('eth0', T0 - 300_000, 10),
+      fact('eth0', T0, 20),
+      fact('eth1', T0 - 600_000, 40),
+      fact('eth1', T0, 30),
+    ],
     usage: [],
   });
+  // eth1's closed bucket waits in traffic_5m_held (eth0's went to traffic_5m on node 1's turn).
+  expect(s.raw.prepare('SELECT count(*) FROM traffic_5m_held').pluck().get()).toBe(1);
   s.raw.exec(`
     INSERT INTO alert_rules (name, enabled, metric, operator, threshold, duration_sec, cooldown_min,
       threshold_mode, threshold_offset, generation, generation_at, created_at, updated_at)
@@ -182,7 +189,7 @@ describe.skipIf(unavailable !== undefined)('copying a SQLite install to PostgreS
         uptime_day: 1,
         traffic_counter: 1,
         traffic_iface: 2,
-        traffic_5m: 3,
+        traffic_5m: 4,
         alert_rules: 1,
         alert_events: 1,
         alert_transitions: 1,

@@ -45,8 +45,8 @@ async function feed(hours = 20) {
   }
   await t.deps.traffic.collector.flush();
 }
-const facts = () =>
-  t.sql.all('SELECT * FROM traffic_5m WHERE node_id = ? ORDER BY iface, bucket', node.id);
+/** What reads see (on SQLite, traffic_5m with each interface's held and open buckets). */
+const facts = () => t.deps.store.traffic.facts(node.id, 'eth0', 0, Date.UTC(2100, 0));
 
 describe('traffic rebuild', () => {
   it('is idle before any task', async () => {

@@ -1,9 +1,16 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TrafficBatch, TrafficFactRow } from '../ports.js';
+import { decodeHeld, encodeHeld } from './traffic-held-codec.js';
 
 /** The 5-minute bucket of the facts (the domain's BUCKET_MS, domain/traffic/facts.ts). */
 const BUCKET_MS = 300_000;
 const bucketOf = (at: number) => Math.floor(at / BUCKET_MS) * BUCKET_MS;
+/**
+ * Closed buckets an interface holds in `traffic_5m_held` before they go to `traffic_5m` together
+ * (an hour): its leaf there is written once per hour instead of once per bucket. Nodes move in
+ * turn (by node id), so each close moves a twelfth of the interfaces, not all at once.
+ */
+export const HELD_BUCKETS = 12;
 
 type Fact = TrafficFactRow;
 type BatchFact = TrafficBatch['facts'][number];
@@ -58,20 +65,24 @@ const openParams = (f: Fact | undefined) =>
     : [null, null, null, null, null, null, null, null];
 
 /**
- * The open 5-minute bucket of each interface, kept on its `traffic_iface` row (migration 0018):
+ * The recent 5-minute facts of each interface, kept apart from `traffic_5m` (migration 0018):
  * `traffic_5m` is clustered by (node, interface, bucket), so a flush adding its parts there
  * rewrote one leaf per interface, ~30,000 leaves a flush for 10,000 nodes (about 1.3 KiB per
- * report at 3,000/s once each interface has a leaf of its own). The cursor row is rewritten by
- * every flush anyway (its last sample): the open bucket's parts add up there, in the same
- * transaction as the counters they come from, and its fact goes to `traffic_5m` once, when a
- * later sample of the interface closes it. A bucket's fact is its `traffic_5m` row (if any)
- * plus the open columns when they name it; reads add the two.
+ * report at 3,000/s once each interface has a leaf of its own).
  *
- * The open bucket is the bucket of the interface's last stored sample: a pair starting at that
- * sample adds to it, every later pair starts after it. Nothing is held in memory, so a restart
- * or a crash finds the same state as the last committed flush left.
+ * - The open bucket (that of the interface's last stored sample: a pair starting at that sample
+ *   adds to it, every later pair starts after it) adds up on the interface's `traffic_iface`
+ *   row, which every flush rewrites anyway (its last sample), in the same transaction as the
+ *   counters it comes from.
+ * - A closed bucket waits in `traffic_5m_held` (one small row per interface, written when a
+ *   bucket closes, not per flush) until its node's turn, at most an hour: then the interface's
+ *   held facts go to `traffic_5m` together, one leaf write for up to 12 facts.
+ *
+ * A bucket's fact is the sum of its `traffic_5m` row, its held entry and the open columns (any
+ * of them may be absent); reads add them. Nothing is kept in memory, so a restart or a crash
+ * finds the state the last committed flush left.
  */
-export function sqliteTrafficOpen(db: BetterSqlite3.Database) {
+export function sqliteTrafficRecent(db: BetterSqlite3.Database) {
   const getOpen = db.prepare(
     `SELECT last_at, ${OPEN_COLUMNS} FROM traffic_iface WHERE node_id = ? AND iface = ?`,
   );
@@ -106,6 +117,44 @@ export function sqliteTrafficOpen(db: BetterSqlite3.Database) {
     `UPDATE traffic_iface SET (${OPEN_COLUMNS}) = (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
      WHERE open_bucket < ?`,
   );
+
+  const getHeld = db.prepare('SELECT data FROM traffic_5m_held WHERE node_id = ? AND iface = ?');
+  const putHeld = db.prepare(
+    `INSERT INTO traffic_5m_held (node_id, iface, first_bucket, data) VALUES (?, ?, ?, ?)
+     ON CONFLICT (node_id, iface) DO UPDATE SET first_bucket = excluded.first_bucket,
+       data = excluded.data`,
+  );
+  const delHeld = db.prepare('DELETE FROM traffic_5m_held WHERE node_id = ? AND iface = ?');
+  const nodeHeld = db.prepare('SELECT iface, data FROM traffic_5m_held WHERE node_id = ?');
+  const oldHeld = db.prepare(
+    'SELECT node_id, iface, data FROM traffic_5m_held WHERE first_bucket < ?',
+  );
+
+  const heldOf = (nodeId: number, iface: string): Fact[] => {
+    const r = getHeld.get(nodeId, iface) as { data: Uint8Array } | undefined;
+    return r ? decodeHeld(r.data) : [];
+  };
+  /** Writes an interface's held facts back (none: its row goes). */
+  const rewriteHeld = (nodeId: number, iface: string, list: Fact[]) => {
+    if (list.length === 0) delHeld.run(nodeId, iface);
+    else putHeld.run(nodeId, iface, (list[0] as Fact).bucket, encodeHeld(list));
+  };
+  /**
+   * Adds closed facts to the interface's held ones; on the node's turn (or when an hour is
+   * held) they all go to `traffic_5m`, one leaf write for the lot.
+   */
+  const hold = (nodeId: number, iface: string, closed: readonly Fact[]) => {
+    const byBucket = new Map(heldOf(nodeId, iface).map((f) => [f.bucket, f]));
+    for (const f of closed) byBucket.set(f.bucket, add(byBucket.get(f.bucket), f));
+    const list = [...byBucket.values()].sort((a, b) => a.bucket - b.bucket);
+    const last = (list[list.length - 1] as Fact).bucket / BUCKET_MS;
+    if (list.length >= HELD_BUCKETS || (last + nodeId) % HELD_BUCKETS === 0) {
+      for (const f of list) store(nodeId, iface, f);
+      delHeld.run(nodeId, iface);
+    } else {
+      rewriteHeld(nodeId, iface, list);
+    }
+  };
 
   const store = (nodeId: number, iface: string, f: Fact) =>
     addFact.run(
@@ -151,14 +200,16 @@ export function sqliteTrafficOpen(db: BetterSqlite3.Database) {
         const openBucket = lastAt === undefined ? undefined : bucketOf(lastAt);
         let open = openOf(stored);
         const before = open;
+        const closed: Fact[] = [];
         if (open && open.bucket !== openBucket) {
-          store(nodeId, iface, open); // closed by this batch
+          closed.push(open); // closed by this batch
           open = undefined;
         }
         for (const p of e.parts) {
           if (p.bucket === openBucket) open = add(open, p);
-          else store(nodeId, iface, p);
+          else closed.push(p);
         }
+        if (closed.length > 0) hold(nodeId, iface, closed);
         if (e.row) {
           const r = e.row;
           upIface.run(nodeId, iface, r.firstAt, r.lastAt, r.lastRx, r.lastTx, ...openParams(open));
@@ -167,20 +218,28 @@ export function sqliteTrafficOpen(db: BetterSqlite3.Database) {
         }
       }
     },
-    /** Merges an interface's open bucket into facts read from `traffic_5m` ([from, to)). */
-    withOpen(nodeId: number, iface: string, rows: Fact[], from: number, to: number): Fact[] {
+    /**
+     * Facts read from `traffic_5m` ([from, to), ascending) with the interface's held and open
+     * ones added: the bucket's fact is the sum of the three.
+     */
+    withRecent(nodeId: number, iface: string, rows: Fact[], from: number, to: number): Fact[] {
+      const recent = heldOf(nodeId, iface);
       const open = openOf(getOpen.get(nodeId, iface) as OpenDb | undefined);
-      if (!open || open.bucket < from || open.bucket >= to) return rows;
-      const i = rows.findIndex((f) => f.bucket >= open.bucket);
-      if (i < 0) return [...rows, open];
-      const hit = rows[i] as Fact;
-      if (hit.bucket === open.bucket) rows[i] = add(hit, open);
-      else rows.splice(i, 0, open);
-      return rows;
+      if (open) recent.push(open);
+      const inside = recent.filter((f) => f.bucket >= from && f.bucket < to);
+      if (inside.length === 0) return rows;
+      const byBucket = new Map(rows.map((f) => [f.bucket, f]));
+      for (const f of inside) byBucket.set(f.bucket, add(byBucket.get(f.bucket), f));
+      return [...byBucket.values()].sort((a, b) => a.bucket - b.bucket);
     },
-    /** Forgets the open buckets of one node in [from, to) (a rebuild replaces those facts). */
-    clearOpen(nodeId: number, from: number, to: number): void {
+    /** Forgets the held and open buckets of one node in [from, to) (a rebuild replaces them). */
+    clearRecent(nodeId: number, from: number, to: number): void {
       clearOpenIn.run(nodeId, from, to);
+      for (const r of nodeHeld.all(nodeId) as Array<{ iface: string; data: Uint8Array }>) {
+        const list = decodeHeld(r.data);
+        const kept = list.filter((f) => f.bucket < from || f.bucket >= to);
+        if (kept.length < list.length) rewriteHeld(nodeId, r.iface, kept);
+      }
     },
     /** Stores a rebuilt fact: onto the interface's row when it is its open bucket. */
     putRebuilt(nodeId: number, iface: string, f: Fact): void {
@@ -196,9 +255,21 @@ export function sqliteTrafficOpen(db: BetterSqlite3.Database) {
         store(nodeId, iface, f);
       }
     },
-    /** Forgets open buckets before the retention cut-off, as their facts would be pruned. */
-    pruneOpen(cutoff: number): number {
-      return clearOpenBefore.run(cutoff).changes;
+    /** Forgets held and open buckets before the retention cut-off, as traffic_5m's are. */
+    pruneRecent(cutoff: number): void {
+      clearOpenBefore.run(cutoff);
+      const old = oldHeld.all(cutoff) as Array<{
+        node_id: number;
+        iface: string;
+        data: Uint8Array;
+      }>;
+      for (const r of old) {
+        rewriteHeld(
+          r.node_id,
+          r.iface,
+          decodeHeld(r.data).filter((f) => f.bucket >= cutoff),
+        );
+      }
     },
   };
 }
