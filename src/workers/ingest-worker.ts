@@ -15,10 +15,12 @@ import type { EngineRequest } from '../store/sqlite/engine-runner.js';
 import { openSqliteConnection } from '../store/sqlite/connection.js';
 import { DEFAULT_SEAL_MS } from '../store/sqlite/history-blocks.js';
 import { OpenLogFile } from '../store/sqlite/open-log.js';
+import { INDEX_STEP_BYTES } from '../store/sqlite/open-log-index.js';
 import {
   OpenLogReaders,
   openLogPath,
   planSeal,
+  sealBoundary,
   sealEverythingRuns,
   sealedBoundary,
   type SealRun,
@@ -127,6 +129,7 @@ const host = createIngestHost(
   },
 );
 const committer = host.committer!;
+readers.share(committer.index);
 /** The seal interval the rollup job last asked for; a stop seals with it. */
 let sealMs = DEFAULT_SEAL_MS;
 
@@ -216,9 +219,20 @@ function sealLog(step: () => unknown): Promise<unknown> {
  * than stored in `node_current` (planSeal's `carry`, CURRENT_REFRESH_SEALS).
  */
 async function sealInSteps(now: number): Promise<SealReport | undefined> {
-  const run = planSeal(db, logFile, committer.index, shard, now, sealMs, sealStepBytes, true);
+  const pacer = new StepPacer(() => performance.now(), eventLoopWait, BACKGROUND_PACE);
+  // planSeal lists the log's nodes from this thread's index of it, which the batches do not
+  // keep up to date: up to a seal interval of records (~100 MB at 1,500 reports/s) indexed in
+  // one unpaced call. Brought up to date here in paced steps (on every rollup's call, so a
+  // minute at a time), planSeal's own refresh finds only what came since. The seal counts as
+  // started (no sample before its boundary is appended any more) before these steps, as it
+  // did when planned at once.
+  const boundary = sealBoundary(db, logFile, shard, now, sealMs);
+  if (boundary !== undefined) logFile.sealingTo(boundary);
+  const index = committer.index;
+  while (!(await pacer.step(() => index.refreshStep(INDEX_STEP_BYTES * pacer.scale))));
+  const run = planSeal(db, logFile, index, shard, now, sealMs, sealStepBytes, true);
   if (!run) return undefined;
-  const report = await runSeal(run);
+  const report = await runSeal(run, BACKGROUND_PACE, pacer);
   port.postMessage({ sealed: report } satisfies FromWorker);
   return report;
 }
@@ -231,9 +245,12 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
  * (`BACKGROUND_PACE`): a gap after each step for the batches, steps cut down while they run
  * long; a stop's runs at full speed.
  */
-async function runSeal(run: SealRun, pace: PaceOptions = BACKGROUND_PACE): Promise<SealReport> {
+async function runSeal(
+  run: SealRun,
+  pace: PaceOptions = BACKGROUND_PACE,
+  pacer = new StepPacer(() => performance.now(), eventLoopWait, pace),
+): Promise<SealReport> {
   const started = performance.now();
-  const pacer = new StepPacer(() => performance.now(), eventLoopWait, pace);
   const counted = <T>(fn: () => T): (() => T) => {
     return () => {
       const w0 = threadWrittenBytes();
@@ -287,7 +304,8 @@ async function runSeal(run: SealRun, pace: PaceOptions = BACKGROUND_PACE): Promi
   return {
     shard,
     ...result,
-    // The last call of each loop found nothing left: it was no step.
+    // The last call of each loop found nothing left: it was no step. The index steps before
+    // the plan count (their longest too: they held the thread as much).
     steps: pacer.steps - 2,
     longestStepMs: Math.max(pacer.longestStepMs, finishMs),
     finishMs,

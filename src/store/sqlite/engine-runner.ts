@@ -80,16 +80,18 @@ export class EngineRunner implements BatchCommitter {
 
   handle<R extends EngineRequest>(req: R): Promise<EngineResponse<R>> {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
+      // Traffic chunks are one step each and stay unpaced.
+      const pacer = req.type === 'traffic' ? undefined : this.pace?.pacer();
+      // A rollup's steps shrink with the pacer's scale while they run long.
+      const scale = (): number => pacer?.scale ?? 1;
       const gen =
         req.type === 'rollup'
-          ? rollupTask(this.engine.db, req.now, req.sealMs, this.logs)
+          ? rollupTask(this.engine.db, req.now, req.sealMs, this.logs, scale)
           : req.type === 'traffic'
             ? this.trafficTask(req.batch)
             : retentionTask(this.engine.db, this.engine.devices, req.now, req.rawRetentionDays, {
                 maxBytes: req.maxBytes,
               });
-      // Traffic chunks are one step each and stay unpaced.
-      const pacer = req.type === 'traffic' ? undefined : this.pace?.pacer();
       this.tasks.push({
         gen,
         type: req.type,

@@ -197,13 +197,6 @@ export function dayAccounting(db: BetterSqlite3.Database) {
 
 // ---- seal ------------------------------------------------------------------------------------
 
-/** Every node with raw rows or blocks, ascending. */
-export function historyNodeIds(db: BetterSqlite3.Database): () => number[] {
-  const raw = nodeIdsStatement(db, 'metrics_raw');
-  const blocks = nodeIdsStatement(db, 'metrics_blocks');
-  return () => [...new Set([...raw(), ...blocks()])].sort((a, b) => a - b);
-}
-
 const STORED_ROWS = `SELECT received_at, ${HOST_COLUMNS.join(', ')}, devices FROM metrics_raw
   WHERE node_id = ? AND received_at >= ? AND received_at < ? ORDER BY received_at`;
 

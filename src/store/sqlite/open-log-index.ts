@@ -7,10 +7,21 @@ import {
   type OpenProjection,
   type OpenSample,
 } from '../history-blocks/open-log-record.js';
-import { HEADER_BYTES, decodeHeader, scanRecords, type OpenLogHeader } from './open-log.js';
+import {
+  HEADER_BYTES,
+  RECORD_FRAME_BYTES,
+  decodeHeader,
+  scanRecords,
+  type OpenLogHeader,
+} from './open-log.js';
 
 /** Largest read per refresh step; records straddling it are read again with the next step. */
 const READ_CHUNK = 4 * 1024 * 1024;
+/**
+ * Bytes one paced refresh step (`refreshStep`) indexes at full step size: ~5 ms of a quiet
+ * core (a minute of one ingest thread's log, ~21 MB at 1,500 reports/s, took 55–100 ms).
+ */
+export const INDEX_STEP_BYTES = 1024 * 1024;
 
 interface NodeEntries {
   offsets: number[];
@@ -44,9 +55,46 @@ export class OpenLogIndex {
   }
 
   refresh(): void {
+    while (!this.refreshStep(READ_CHUNK));
+  }
+
+  /**
+   * `refresh` in pieces: indexes at most `maxBytes` more of the file (or the one whole record
+   * there, if it is longer) and says whether the index has caught up, with the end of the file
+   * or with a record still being written. For a reader on a thread shared with latency-bound
+   * work (the rollup on an ingest thread): a minute of a log is tens of MB, whose indexing in
+   * one call held the thread for hundreds of ms (docs/ingest-performance.md).
+   */
+  refreshStep(maxBytes: number): boolean {
+    const size = this.open();
+    let chunk = Math.min(READ_CHUNK, Math.max(RECORD_FRAME_BYTES, maxBytes));
+    while (this.fd !== undefined && this.end < size) {
+      const want = Math.min(chunk, size - this.end);
+      const buf = Buffer.allocUnsafe(want);
+      const got = readSync(this.fd, buf, 0, want, this.end);
+      const { records, end } = scanRecords(buf.subarray(0, got));
+      for (const r of records) this.add(this.end + r.offset, r.payload);
+      this.end += end;
+      if (end > 0) return this.end >= size;
+      // No whole record read: one longer than the chunk (read it whole), or one still being
+      // written (the next call reads it again).
+      const len = got >= RECORD_FRAME_BYTES ? buf.readUInt32LE(0) : 0;
+      if (got === want && want < size - this.end && want < RECORD_FRAME_BYTES + len) {
+        if (chunk >= READ_CHUNK) throw new Error(`record too large in ${this.path}`);
+        chunk = Math.min(READ_CHUNK, RECORD_FRAME_BYTES + len);
+        continue;
+      }
+      if (want === READ_CHUNK && got === want) throw new Error(`record too large in ${this.path}`);
+      return true;
+    }
+    return true;
+  }
+
+  /** Opens the file (again after a rotation) and returns its size; closed when it is missing. */
+  private open(): number {
     if (!existsSync(this.path)) {
       this.reset();
-      return;
+      return 0;
     }
     const ino = statSync(this.path).ino;
     if (this.fd === undefined || ino !== this.inode) {
@@ -54,32 +102,20 @@ export class OpenLogIndex {
       this.fd = openSync(this.path, 'r');
       this.inode = fstatSync(this.fd).ino;
       const head = Buffer.alloc(HEADER_BYTES);
-      if (readSync(this.fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) return this.reset();
+      if (readSync(this.fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) {
+        this.reset();
+        return 0;
+      }
       this.header = decodeHeader(head);
       if (!this.header) throw new Error(`${this.path} is not a Dash open-block log`);
     }
-    const fd = this.fd;
-    const size = fstatSync(fd).size;
+    const size = fstatSync(this.fd).size;
     if (size < this.end) {
       // Cut below what was indexed: only a rotation does that; start over.
       this.reset();
-      this.refresh();
-      return;
+      return this.open();
     }
-    while (this.end < size) {
-      const want = Math.min(READ_CHUNK, size - this.end);
-      const buf = Buffer.allocUnsafe(want);
-      const got = readSync(fd, buf, 0, want, this.end);
-      const { records, end } = scanRecords(buf.subarray(0, got));
-      for (const r of records) this.add(this.end + r.offset, r.payload);
-      if (end === 0) {
-        // A record larger than the chunk, or one still being written.
-        if (want === READ_CHUNK && got === want)
-          throw new Error(`record too large in ${this.path}`);
-        break;
-      }
-      this.end += end;
-    }
+    return size;
   }
 
   private add(offset: number, payload: Uint8Array): void {

@@ -43,14 +43,27 @@ export function sealedBoundary(db: BetterSqlite3.Database, shard: number): numbe
  */
 export class OpenLogReaders implements OpenLogs {
   private readonly indexes: OpenLogIndex[] = [];
+  private own: OpenLogIndex | undefined;
 
   constructor(private readonly dbPath: string) {}
 
+  /**
+   * Reads the log `index` follows through it (an ingest thread's index of its own log, which
+   * its seal keeps), so the thread indexes that log once, not once for the seal and once more
+   * for its rollups.
+   */
+  share(index: OpenLogIndex): void {
+    this.own = index;
+    const at = this.indexes.findIndex((i) => i.path === index.path);
+    if (at >= 0) this.indexes.splice(at, 1, index)[0]!.close();
+  }
+
   logs(): readonly OpenLogIndex[] {
-    while (existsSync(openLogPath(this.dbPath, this.indexes.length))) {
-      this.indexes.push(new OpenLogIndex(openLogPath(this.dbPath, this.indexes.length)));
+    for (;;) {
+      const path = openLogPath(this.dbPath, this.indexes.length);
+      if (!existsSync(path)) return this.indexes;
+      this.indexes.push(this.own?.path === path ? this.own : new OpenLogIndex(path));
     }
-    return this.indexes;
   }
 
   /** Unsealed samples in the logs and the logs' bytes on disk. */
@@ -183,6 +196,19 @@ function marksOf(db: BetterSqlite3.Database, shard: number) {
   return sealMarks(watermarks(db).get, shard);
 }
 
+/** The boundary `planSeal` would seal the log to, if there is a seal to run. */
+export function sealBoundary(
+  db: BetterSqlite3.Database,
+  file: OpenLogFile,
+  shard: number,
+  now: number,
+  sealMs: number = DEFAULT_SEAL_MS,
+): number | undefined {
+  const boundary =
+    unfinishedSeal(marksOf(db, shard)) ?? Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
+  return boundary > file.from ? boundary : undefined;
+}
+
 /**
  * The next seal of the log's closed windows (those ending `SEAL_GRACE_MS` before `now`), or
  * the rest of one a crash or a failed step interrupted (to its boundary; the next call seals
@@ -200,9 +226,8 @@ export function planSeal(
   stepBytes?: number,
   carry = false,
 ): SealRun | undefined {
-  const boundary =
-    unfinishedSeal(marksOf(db, shard)) ?? Math.floor((now - SEAL_GRACE_MS) / sealMs) * sealMs;
-  if (boundary <= file.from) return undefined;
+  const boundary = sealBoundary(db, file, shard, now, sealMs);
+  if (boundary === undefined) return undefined;
   const store = carry ? currentSlice(boundary, sealMs) : undefined;
   return new SealRun(new LogSeal(db, index, shard, boundary, sealMs, stepBytes, store), file);
 }

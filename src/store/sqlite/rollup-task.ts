@@ -8,9 +8,10 @@ import {
   watermarks,
 } from './metrics-jobs-state.js';
 import { compactTask } from './block-compaction.js';
-import { DEFAULT_SEAL_MS, historyNodeIds, sealTask } from './history-blocks.js';
+import { DEFAULT_SEAL_MS, sealTask } from './history-blocks.js';
 import { historySource, type OpenLogs } from './history-source.js';
 import { rollupId } from './rollup-codec.js';
+import { historyNodes } from './rollup-nodes.js';
 import {
   ROLLUP_GRACE_MS,
   closedQuartersEnd,
@@ -39,12 +40,13 @@ export function* rollupTask(
   now: number,
   sealMs: number = DEFAULT_SEAL_MS,
   logs?: OpenLogs,
+  /** Fraction of their full size the next steps should have (the runner's pacer, step-pacer.ts). */
+  stepScale: () => number = () => 1,
 ): Generator<void, RollupRunResult> {
   const sealed = yield* sealTask(db, now, sealMs);
   const compacted = yield* compactTask(db, now, sealMs);
   const wm = watermarks(db);
   const source = historySource(db, logs);
-  const nodeIds = historyNodeIds(db);
   const put15 = db.prepare('INSERT OR REPLACE INTO metrics_15m (id, data) VALUES (?, ?)');
   const put1h = db.prepare('INSERT OR REPLACE INTO metrics_1h (id, data) VALUES (?, ?)');
   const read15 = db
@@ -52,8 +54,7 @@ export function* rollupTask(
     .pluck();
 
   // Nodes whose history is still only in an open-block log count too.
-  const nodes = [...new Set([...nodeIds(), ...openLogNodes(logs)])].sort((a, b) => a - b);
-  yield;
+  const nodes = yield* historyNodes(db, logs, stepScale);
   // Raw rows older than the watermark may be gone (retention); never start before the data.
   // Only a run with a bucket to materialise needs the oldest point (14 runs in 15 have none),
   // and it looks for it in steps: a look-up per node, for every node, held the ingest thread
@@ -103,13 +104,4 @@ export function* rollupTask(
     sealedPoints: sealed.points,
     compactedBlocks: compacted.merged,
   };
-}
-
-function openLogNodes(logs: OpenLogs | undefined): number[] {
-  const out: number[] = [];
-  for (const log of logs?.logs() ?? []) {
-    log.refresh();
-    out.push(...log.nodeIds());
-  }
-  return out;
 }

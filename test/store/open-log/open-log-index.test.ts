@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,12 @@ import {
   encodeProjection,
   encodeSample,
 } from '../../../src/store/history-blocks/open-log-record.js';
-import { OpenLogFile, frameRecords } from '../../../src/store/sqlite/open-log.js';
+import {
+  HEADER_BYTES,
+  OpenLogFile,
+  RECORD_FRAME_BYTES,
+  frameRecords,
+} from '../../../src/store/sqlite/open-log.js';
 import { OpenLogIndex } from '../../../src/store/sqlite/open-log-index.js';
 import { tempHome } from '../../support/build-app.js';
 
@@ -80,5 +86,56 @@ describe('open-log index', () => {
     expect(index.header).toEqual({ shard: 0, from: 300 });
     expect(index.times(1, 0, 1000)).toEqual([400]);
     index.close();
+  });
+
+  it('refreshes in steps of at most the bytes asked for, ending where refresh ends', () => {
+    const path = join(tempHome(), 'log');
+    const log = OpenLogFile.open(path, { shard: 0, from: 0 });
+    const records = Array.from({ length: 200 }, (_, i) => sample(i % 7, 100 + i));
+    // A record longer than a step is still indexed, whole, in a step of its own.
+    const long = encodeProjection({
+      node: 3,
+      at: 400,
+      reportedAt: 395,
+      runtimeJson: JSON.stringify({ pad: randomBytes(500).toString('hex') }),
+      smartJson: null,
+      thermalJson: null,
+      pressureJson: null,
+    });
+    log.append([...records.slice(0, 100), long, ...records.slice(100)]);
+    const whole = new OpenLogIndex(path);
+    whole.refresh();
+    const stepped = new OpenLogIndex(path);
+    const step = 256;
+    expect(long.length).toBeGreaterThan(step);
+    let steps = 0;
+    let longStep = false;
+    for (let before = HEADER_BYTES, done = false; !done; steps++) {
+      done = stepped.refreshStep(step);
+      const read = stepped.size.bytes - before;
+      const oneRecord = read === long.length + RECORD_FRAME_BYTES;
+      expect(read <= step || oneRecord).toBe(true);
+      longStep ||= oneRecord;
+      before = stepped.size.bytes;
+    }
+    expect(longStep).toBe(true);
+    expect(steps).toBeGreaterThan(log.size / step - 1);
+    expect(stepped.size).toEqual(whole.size);
+    expect(stepped.nodeIds()).toEqual(whole.nodeIds());
+    for (const node of whole.nodeIds()) {
+      expect(stepped.times(node, 0, 1000)).toEqual(whole.times(node, 0, 1000));
+    }
+    expect(stepped.projection(3)).toEqual(whole.projection(3));
+    // Caught up: the next step reads nothing, until the writer appends.
+    expect(stepped.refreshStep(step)).toBe(true);
+    log.append([sample(1, 900)]);
+    expect(stepped.refreshStep(step)).toBe(true);
+    expect(stepped.times(1, 900, 901)).toEqual([900]);
+    // A record still being written: caught up as far as whole records go.
+    appendFileSync(path, frameRecords([sample(2, 950)]).subarray(0, 10));
+    expect(stepped.refreshStep(step)).toBe(true);
+    expect(stepped.times(2, 900, 1000)).toEqual([]);
+    for (const i of [whole, stepped]) i.close();
+    log.close();
   });
 });
