@@ -120,6 +120,8 @@ export class Cluster {
         // Samples queued while leading would be stored after the new leader's and counted
         // twice; counters are cumulative, so dropping them loses no byte.
         if (!leading) return this.traffic?.discardQueued();
+        // What it only noted as a follower (followReports): the start reads receive times.
+        await i.front.catchUp();
         await this.traffic?.resetCursors();
         await this.alerts?.start(this.known());
       },
@@ -184,14 +186,19 @@ export class Cluster {
   }
 
   /**
-   * Installs the views of reports other instances accepted. On the leader they also reach the
-   * report listeners (alerts, traffic) with what the re-read projections hold: alert readings,
+   * Follows reports other instances accepted. The leader installs their views at once and hands
+   * its report listeners (alerts, traffic) what the re-read projections hold: alert readings,
    * and interface counters (a zero, which the view shows for a counter the report lacked, is
-   * left unknown), taken while each view is rendered rather than by parsing it again.
+   * left unknown), taken while each view is rendered rather than by parsing it again. Any other
+   * instance only notes the nodes: their views are read and rendered when someone reads them
+   * (`FrontState.follow`), so following costs it next to nothing while nobody does.
    */
   private async followReports(ids: readonly number[]): Promise<number[]> {
     const front = this.i.front;
-    if (!this.leading()) return front.refreshCurrent(ids);
+    if (!this.leading()) {
+      front.follow(ids);
+      return [];
+    }
     const events: AcceptedReport[] = [];
     const changed = await front.refreshCurrent(ids, (nodeId, receivedAt, digest) => {
       events.push({

@@ -13,6 +13,8 @@
  *     then a steady state with every seal's writes in it (at 5 minutes, use --open 310 or more);
  *     the bench prints the writes by source and how many seals fell in the window
  *   npm run bench:ingest -- --commit-delay 0ms   Dash's ingest_commit_delay (default its own)
+ *   npm run bench:ingest -- --prefill-traffic-hours 24   a day of 5-minute traffic facts stored
+ *     for every node and interface first (SQLite), as a server that has run a day has
  *   npm run bench:ingest -- --only startup,rss   only the phases these targets need
  *     (latency, rss, disk, cpu, saturation, startup); --prebuilt skips the build
  *   npm run bench:ingest:pg [-- --database postgres://… --instances 2]
@@ -31,6 +33,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadCommand, LoadResult } from './load.js';
 import { seedNodes } from '../../test/support/seed-home.js';
+import { prefillBeforeRun } from './traffic-prefill.js';
 import { printTargets, type TargetFigures } from './targets.js';
 import { sealLeftovers, sealedBytes, storedBytes, storedReports, tableBytes } from './sqlite.js';
 import {
@@ -77,6 +80,8 @@ const { values: args } = parseArgs({
     'seal-interval': { type: 'string' },
     /** Dash's ingest_commit_delay (e.g. 0ms, 10ms). */
     'commit-delay': { type: 'string' },
+    /** Hours of traffic facts stored first (SQLite; bench/ingest/traffic-prefill.ts). */
+    'prefill-traffic-hours': { type: 'string', default: '0' },
   },
 });
 const NODES = Number(args.nodes);
@@ -88,6 +93,8 @@ if (PG_URL && !/^postgres(ql)?:\/\//.test(PG_URL))
   throw new Error('--database must be postgres://…');
 const RATE = args.rate ? Number(args.rate) : PG_URL ? Math.round(NODES / 3) : 3000;
 const OPEN_SECONDS = Number(args.open);
+const PREFILL_TRAFFIC_H = Number(args['prefill-traffic-hours']);
+if (PREFILL_TRAFFIC_H > 0 && PG_URL) throw new Error('--prefill-traffic-hours is for SQLite');
 const SAT_SECONDS = Number(args.sat);
 const CONNECTIONS = Number(args.connections);
 const root = new URL('../../', import.meta.url).pathname;
@@ -204,6 +211,7 @@ async function main(): Promise<void> {
     }
   } else {
     secrets = await seedNodes(home, NODES);
+    if (PREFILL_TRAFFIC_H > 0) prefillBeforeRun(dbPath, NODES, PREFILL_TRAFFIC_H);
   }
   const gen = fork(join(root, 'bench/ingest/load.ts'), [], { execArgv: TSX, stdio: 'inherit' });
   const children: ChildProcess[] = [gen];

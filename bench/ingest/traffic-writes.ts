@@ -23,6 +23,7 @@ import { silentLogger } from '../../src/platform/logger.js';
 import { openSqliteConnection } from '../../src/store/sqlite/connection.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { sqliteTrafficRepo } from '../../src/store/sqlite/traffic.js';
+import { prefillTrafficFacts } from './traffic-prefill.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -69,18 +70,8 @@ function shuffled(n: number): number[] {
 
 /** PREFILL_H hours of facts before T0 for every node and interface of the run. */
 function prefill(file: string): void {
-  const db = openSqliteConnection(file);
   const t = performance.now();
-  db.prepare(
-    `WITH RECURSIVE n(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM n WHERE id < ?),
-       b(t) AS (SELECT ? UNION ALL SELECT t + 300000 FROM b WHERE t + 300000 < ?),
-       i(name) AS (VALUES ('eth0'), ('eth1'), ('docker0'))
-     INSERT INTO traffic_5m (node_id, iface, bucket, in_bytes, out_bytes, valid_in, valid_out,
-       valid_ms, gap_count, reset_count)
-     SELECT n.id, i.name, b.t, 375000000, 180000000, 1, 1, 300000, 0, 0 FROM n, i, b`,
-  ).run(NODES, T0 - PREFILL_H * 3_600_000, T0);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  prefillTrafficFacts(file, NODES, PREFILL_H, T0);
   console.log(
     `prefilled ${PREFILL_H} h of facts in ${((performance.now() - t) / 1000).toFixed(0)} s`,
   );

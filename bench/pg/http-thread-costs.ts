@@ -4,7 +4,11 @@
  * database): statement parameters of a 500-report commit (raw history bigint columns through
  * node-postgres' array escaping, against literals; projection documents as JSON arrays of
  * strings, against joined bytes), and the alert leader's readings and counters of a re-read
- * report (parsing the rendered view, against the objects it is rendered from).
+ * report (parsing the rendered view, against the objects it is rendered from); and an instance
+ * that is not the leader following another instance's reports (re-reading and rendering each,
+ * against noting the node and rendering on the first read). The follower cases read the
+ * projections from memory: the row read itself (protocol, strings), which the new way also
+ * skips while nobody reads, is not counted.
  *
  *   node --import tsx bench/pg/http-thread-costs.ts
  */
@@ -12,6 +16,7 @@ import { loadavg } from 'node:os';
 import { deserialize, serialize } from 'node:v8';
 import { createRequire } from 'node:module';
 import { alertReadings } from '../../src/domain/alerts/readings.js';
+import { FrontState } from '../../src/domain/front/front-state.js';
 import { bodyJson, renderBody, type RenderFacts } from '../../src/domain/front/render.js';
 import { runtimeView } from '../../src/domain/front/runtime-view.js';
 import {
@@ -24,6 +29,7 @@ import { bodyReadings } from '../../src/domain/ingest/report-digest.js';
 import { validateMetricsReport } from '../../src/domain/ingest/validate-metrics.js';
 import { emptyStaticInfo, mergeStaticInfo } from '../../src/domain/nodes/static-info.js';
 import type { NodeView, SmartView, ThermalView } from '../../src/protocol/front-view.js';
+import type { CurrentRow, FrontRepo } from '../../src/store/ports.js';
 import { bigintArray, docColumns, encodeDocs } from '../../src/store/postgres/array-params.js';
 import { HOST_COLUMNS } from '../../src/store/sqlite/metrics-codec.js';
 import { agentReport } from '../../test/support/agent-payloads.js';
@@ -73,7 +79,75 @@ const newMessage = serialize(
 );
 const wire = Buffer.alloc(4 << 20);
 
+/**
+ * A front state holding ROWS nodes, whose repo answers each read with the reports of `reports`
+ * as the other instance stored them, each read newer than the last.
+ */
+async function followingFront(): Promise<FrontState> {
+  let stored = 1_764_000_000_000;
+  // Each read's runtime documents carry its receive time, as stored ones do (fresh strings,
+  // flattened when parsed, as node-postgres' would be).
+  const runtimes = reports.map((r) => {
+    const json = JSON.stringify({ ...r.runtime, receivedAt: 0 });
+    const at = json.indexOf('"receivedAt":0') + '"receivedAt":'.length;
+    return [json.slice(0, at), json.slice(at + 1)] as const;
+  });
+  const repo: FrontRepo = {
+    liveNodes: async () =>
+      reports.map((_, i) => ({
+        id: i + 1,
+        name: `node-${i + 1}`,
+        tags: '[]',
+        displayOrder: 0,
+        guestVisible: true,
+        os: facts.os,
+        platform: facts.platform,
+        platformVersion: facts.platformVersion,
+        kernelVersion: facts.kernelVersion,
+        arch: facts.arch,
+        staticJson: JSON.stringify(facts.static),
+      })),
+    currentRows: async (ids) => {
+      stored += 3000;
+      return (ids ?? reports.map((_, i) => i + 1)).map((id): CurrentRow => ({
+        nodeId: id,
+        receivedAt: stored,
+        reportedAt: stored,
+        firstReceivedAt: 0,
+        runtimeJson: runtimes[id - 1]![0] + stored + runtimes[id - 1]![1],
+        smartJson: reports[id - 1]!.docs[1] ?? null,
+        thermalJson: reports[id - 1]!.docs[2] ?? null,
+        pressureJson: reports[id - 1]!.docs[3] ?? null,
+      }));
+    },
+  };
+  const front = new FrontState({ repo, staleAfterSec: 30, warn: () => {} });
+  await front.load();
+  return front;
+}
+const ids = reports.map((_, i) => i + 1);
+const eager = await followingFront();
+const lazy = await followingFront();
+const readAll = (front: FrontState) => ids.map((id) => front.jsonBytes(id)?.length);
+
 const cases: Record<string, Record<'old' | 'new', () => unknown>> = {
+  // The instance that is not the alert leader, nobody reading its front views.
+  'follower, no reads': {
+    old: () => eager.refreshCurrent(ids),
+    new: () => lazy.follow(ids),
+  },
+  // The same with a read of every view after each report: the read pays what following did.
+  'follower, read after each': {
+    old: async () => {
+      await eager.refreshCurrent(ids);
+      return readAll(eager);
+    },
+    new: async () => {
+      lazy.follow(ids);
+      await lazy.catchUp();
+      return readAll(lazy);
+    },
+  },
   'raw history bigint[] params': {
     old: () => HOST_COLUMNS.map((_, k) => prepareValue(reports.map((r) => r.host[k]))),
     new: () => HOST_COLUMNS.map((_, k) => prepareValue(bigintArray(reports.map((r) => r.host[k])))),
@@ -137,7 +211,7 @@ for (const [name, ways] of Object.entries(cases)) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const way of ['old', 'new'] as const) {
       const start = process.cpuUsage();
-      for (let k = 0; k < 10; k++) ways[way]();
+      for (let k = 0; k < 10; k++) await ways[way]();
       const used = process.cpuUsage(start);
       best[way] = Math.min(best[way], (used.user + used.system) / (10 * ROWS));
     }

@@ -74,6 +74,8 @@ export class NodeExposition {
   /** The node part of a scrape at `now`: cached families, then who is up. */
   async scrape(now: number): Promise<Buffer[]> {
     this.lastScrapeAt = now;
+    // Receive times of nodes another instance's reports changed (FrontState.follow).
+    await this.o.front.catchUp();
     if (this.builtAt === undefined || now - this.builtAt > 2 * this.o.refreshIntervalMs) {
       await this.refresh(now);
     }
@@ -94,6 +96,7 @@ export class NodeExposition {
 
   private async rebuild(now: number): Promise<void> {
     const front = this.o.front;
+    await front.catchUp();
     const groups = await this.o.groups();
     const slice = this.o.sliceSize ?? 250;
     const order: Array<{ nodeId: number; labels: string }> = [];

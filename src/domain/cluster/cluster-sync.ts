@@ -10,7 +10,10 @@ export const FRONT_BATCH_MS = 50;
 /** The hot state of one instance that follows what other instances change. */
 export interface ClusterFollowers {
   front: {
-    /** Re-reads these nodes' stored current projections; returns those that changed. */
+    /**
+     * Follows these nodes' stored current projections (re-reads them now, or notes them to be
+     * read when first needed); returns those whose view changed now.
+     */
     refreshCurrent(nodeIds: readonly number[]): Promise<number[]>;
     /** Re-reads every node and projection. */
     load(): Promise<void>;

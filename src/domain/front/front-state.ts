@@ -15,8 +15,12 @@ import {
 } from './render.js';
 import type { RuntimeView } from './runtime-view.js';
 import { ViewArena, ViewSlab, type ArenaStats } from './view-slab.js';
+import { FollowBacklog } from './follow-backlog.js';
 
 export type { SidePayloads } from './render.js';
+
+/** Nodes per statement when catching up with followed reports (bounds one result's size). */
+const CATCH_UP_CHUNK = 500;
 
 interface Entry {
   meta: NodeMeta;
@@ -65,6 +69,7 @@ export class FrontState {
   private readonly loading = new Map<number, Promise<NodeMeta | undefined>>();
   private sorted: FrontItem[] | undefined;
   private rev = 0;
+  private readonly backlog = new FollowBacklog((ids) => this.stageFollowed(ids));
 
   constructor(private readonly opts: FrontStateOptions) {}
 
@@ -187,6 +192,32 @@ export class FrontState {
       if (digests && digest && after === row.receivedAt) digests(row.nodeId, after, digest);
     }
     return changed;
+  }
+
+  /**
+   * Notes that other instances' reports changed these nodes' stored projections, without
+   * reading them: an instance that is not the alert leader needs them only when someone reads
+   * (FollowBacklog). Readers of views, the list or receive times call catchUp() first.
+   */
+  follow(nodeIds: readonly number[]): void {
+    if (nodeIds.length === 0) return;
+    this.backlog.note(nodeIds);
+    // A node without a view (or not known here yet) joins the list with this report: a list
+    // change, which readers fold in at once rather than within their refresh interval.
+    this.changed(nodeIds.some((id) => this.entries.get(id)?.receivedAt === undefined));
+  }
+
+  /**
+   * Re-reads the projections follow() noted before this call, staged to be rendered when first
+   * read; undefined when none waits (nothing to await: the state is as fresh as the store).
+   */
+  catchUp(): Promise<void> | undefined {
+    return this.backlog.catchUp();
+  }
+
+  /** Nodes follow() noted and no catchUp() re-read yet. */
+  get unreadFollowed(): number {
+    return this.backlog.size;
   }
 
   /** Follows node record changes made by the admin API. */
@@ -316,12 +347,32 @@ export class FrontState {
     this.changed(true);
   }
 
-  /** Takes a stored projection as the node's view, to be rendered when needed (settle). */
-  private stage(c: CurrentRow): void {
+  /**
+   * Takes a stored projection as the node's view, to be rendered when needed (settle); returns
+   * whether it was taken.
+   */
+  private stage(c: CurrentRow): boolean {
     const e = this.entries.get(c.nodeId);
-    if (!e || (e.receivedAt !== undefined && e.receivedAt > c.receivedAt)) return;
+    if (!e || (e.receivedAt !== undefined && e.receivedAt >= c.receivedAt)) return false;
+    const firstTime = e.receivedAt === undefined;
     e.receivedAt = c.receivedAt;
     e.pending = c;
+    if (firstTime) this.sorted = undefined;
+    return true;
+  }
+
+  /** The catch-up read: the noted nodes' stored projections, staged as load() stages them. */
+  private async stageFollowed(nodeIds: readonly number[]): Promise<void> {
+    for (let at = 0; at < nodeIds.length; at += CATCH_UP_CHUNK) {
+      const rows = await this.opts.repo.currentRows(nodeIds.slice(at, at + CATCH_UP_CHUNK));
+      let staged = false;
+      for (const row of rows) {
+        // A node created on another instance: loadNode reads its projection itself.
+        if (!this.entries.has(row.nodeId)) await this.loadNode(row.nodeId);
+        else if (this.stage(row)) staged = true;
+      }
+      if (staged) this.changed(false);
+    }
   }
 
   /** A stored projection's runtime view; undefined, with a warning, when it is unreadable. */

@@ -42,7 +42,40 @@ export const SQLITE_ONLY_TABLES: readonly string[] = [
   'metrics_blocks',
   'metrics_block_days',
   'traffic_counter_minute',
+  'traffic_5m_held',
 ];
+
+/**
+ * SQLite columns PostgreSQL does not have: each interface's open 5-minute bucket on its cursor
+ * row (SQLite 0018), copied as a row of `traffic_5m` instead (added to the row of the same
+ * bucket when there is one: a bucket's fact is the sum of the two).
+ */
+export const SQLITE_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  traffic_iface: [
+    'open_bucket',
+    'open_in',
+    'open_out',
+    'open_valid_in',
+    'open_valid_out',
+    'open_valid_ms',
+    'open_gaps',
+    'open_resets',
+  ],
+};
+
+/** The `traffic_5m` column each open-bucket column of `traffic_iface` holds (SQLite 0018). */
+const OPEN_FACT_COLUMNS: Readonly<Record<string, string>> = {
+  node_id: 'node_id',
+  iface: 'iface',
+  bucket: 'open_bucket',
+  in_bytes: 'open_in',
+  out_bytes: 'open_out',
+  valid_in: 'open_valid_in',
+  valid_out: 'open_valid_out',
+  valid_ms: 'open_valid_ms',
+  gap_count: 'open_gaps',
+  reset_count: 'open_resets',
+};
 
 /** The rows of PostgreSQL's `traffic_counter`, decoded from SQLite's minutes (0016). */
 const COUNTER_COLUMNS = ['node_id', 'iface', 'received_at', 'rx', 'tx'];
@@ -108,6 +141,11 @@ export async function copySqliteToPostgres(
   const hasBlocks = all.includes('metrics_blocks');
   const tables = all.filter((t) => !SQLITE_ONLY_TABLES.includes(t));
   const counterMinutes = all.includes('traffic_counter_minute');
+  const sqliteColumns = (table: string) =>
+    (source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+  const openFacts = sqliteColumns('traffic_iface').includes('open_bucket');
   if (counterMinutes) tables.push('traffic_counter');
   tables.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
@@ -119,11 +157,10 @@ export async function copySqliteToPostgres(
     const targetColumns = await columnsOf(client);
     for (const table of tables) {
       const minutes = counterMinutes && table === 'traffic_counter';
+      const withOpen = openFacts && table === 'traffic_5m';
       const cols = minutes
         ? COUNTER_COLUMNS
-        : (source.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
-            (c) => c.name,
-          );
+        : sqliteColumns(table).filter((c) => !SQLITE_ONLY_COLUMNS[table]?.includes(c));
       const have = targetColumns.get(table);
       const absent = have ? cols.filter((c) => !have.has(c)) : cols;
       if (!have || absent.length > 0) {
@@ -134,7 +171,9 @@ export async function copySqliteToPostgres(
       const blocks = table === 'metrics_raw' && hasBlocks;
       let total = minutes
         ? countOf(counterMinuteRows(source))
-        : (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+        : withOpen
+          ? countOf(factRowsWithOpen(source, cols))
+          : (source.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       if (blocks) {
         total += source
           .prepare('SELECT coalesce(sum(count), 0) FROM metrics_blocks')
@@ -181,7 +220,9 @@ export async function copySqliteToPostgres(
       };
       const rows = minutes
         ? counterMinuteRows(source)
-        : (source.prepare(`SELECT ${list} FROM ${table}`).raw().iterate() as Iterable<unknown[]>);
+        : withOpen
+          ? factRowsWithOpen(source, cols)
+          : (source.prepare(`SELECT ${list} FROM ${table}`).raw().iterate() as Iterable<unknown[]>);
       for (const row of rows) {
         chunk.push(row);
         if (chunk.length >= perStatement) await flush();
@@ -281,6 +322,51 @@ function* counterMinuteRows(
   for (const [nodeId, data] of minutes) {
     for (const c of decodeCounters(data)) yield [nodeId, c.iface, c.at, c.rx, c.tx];
   }
+}
+
+/**
+ * Every `traffic_5m` row in the order of `cols`, each interface's open bucket (SQLite 0018)
+ * added to the row of its bucket, or as a row of its own when the bucket has none.
+ */
+function* factRowsWithOpen(
+  source: BetterSqlite3.Database,
+  cols: readonly string[],
+): Generator<unknown[]> {
+  const unknown = cols.filter((c) => OPEN_FACT_COLUMNS[c] === undefined);
+  if (unknown.length > 0) {
+    throw new MigrateDataError(
+      `open traffic buckets do not hold traffic_5m column(s) ${unknown.join(', ')}; nothing was copied`,
+    );
+  }
+  const open = new Map<string, unknown[]>();
+  const openRows = source
+    .prepare(
+      `SELECT ${cols.map((c) => OPEN_FACT_COLUMNS[c]).join(', ')} FROM traffic_iface
+       WHERE open_bucket IS NOT NULL`,
+    )
+    .raw()
+    .all() as unknown[][];
+  const at = (name: string) => cols.indexOf(name);
+  const key = (r: unknown[]) => JSON.stringify([r[at('node_id')], r[at('iface')], r[at('bucket')]]);
+  for (const r of openRows) open.set(key(r), r);
+  const summed = cols
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => c !== 'node_id' && c !== 'iface' && c !== 'bucket')
+    .map(([, i]) => i);
+  const rows = source
+    .prepare(`SELECT ${cols.join(', ')} FROM traffic_5m`)
+    .raw()
+    .iterate();
+  for (const r of rows as Iterable<unknown[]>) {
+    const k = key(r);
+    const o = open.get(k);
+    if (o) {
+      for (const i of summed) r[i] = (r[i] as number) + (o[i] as number);
+      open.delete(k);
+    }
+    yield r;
+  }
+  yield* open.values();
 }
 
 function countOf(items: Iterable<unknown>): number {

@@ -6,6 +6,7 @@ import {
   encodeCounters,
   type CounterSampleRow,
 } from './traffic-counter-codec.js';
+import { sqliteTrafficOpen } from './traffic-open.js';
 import {
   toFact,
   toIface,
@@ -22,21 +23,6 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
     `INSERT INTO traffic_counter_minute (slot, node_id, data) VALUES (?, ?, ?)
      ON CONFLICT (slot, node_id) DO UPDATE SET data = CAST(data || excluded.data AS BLOB)`,
   );
-  const upIface = db.prepare(
-    `INSERT INTO traffic_iface (node_id, iface, first_at, last_at, last_rx, last_tx)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (node_id, iface) DO UPDATE SET first_at = min(first_at, excluded.first_at),
-       last_at = excluded.last_at, last_rx = excluded.last_rx, last_tx = excluded.last_tx`,
-  );
-  const addFact = db.prepare(
-    `INSERT INTO traffic_5m (node_id, iface, bucket, in_bytes, out_bytes, valid_in, valid_out,
-       valid_ms, gap_count, reset_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (node_id, iface, bucket) DO UPDATE SET
-       in_bytes = in_bytes + excluded.in_bytes, out_bytes = out_bytes + excluded.out_bytes,
-       valid_in = valid_in + excluded.valid_in, valid_out = valid_out + excluded.valid_out,
-       valid_ms = valid_ms + excluded.valid_ms, gap_count = gap_count + excluded.gap_count,
-       reset_count = reset_count + excluded.reset_count`,
-  );
   const addUsage = db.prepare(
     `INSERT INTO traffic_cycle_usage (node_id, iface, cycle_start, cycle_end, in_bytes, out_bytes,
        sample_count, gap_count, reset_count, peak_in, peak_out, peak_total, covered_from, covered_until)
@@ -50,8 +36,10 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
        covered_from = min(covered_from, excluded.covered_from),
        covered_until = max(covered_until, excluded.covered_until)`,
   );
-  const allIfaces = db.prepare('SELECT * FROM traffic_iface');
-  const nodeIfaces = db.prepare('SELECT * FROM traffic_iface WHERE node_id = ?');
+  const open = sqliteTrafficOpen(db);
+  const IFACE = 'node_id, iface, first_at, last_at, last_rx, last_tx';
+  const allIfaces = db.prepare(`SELECT ${IFACE} FROM traffic_iface`);
+  const nodeIfaces = db.prepare(`SELECT ${IFACE} FROM traffic_iface WHERE node_id = ?`);
   const facts = db.prepare(
     `SELECT * FROM traffic_5m WHERE node_id = ? AND iface = ? AND bucket >= ? AND bucket < ?
      ORDER BY bucket`,
@@ -78,10 +66,6 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
   );
   const delFacts = db.prepare(
     'DELETE FROM traffic_5m WHERE node_id = ? AND bucket >= ? AND bucket < ?',
-  );
-  const insFact = db.prepare(
-    `INSERT INTO traffic_5m (node_id, iface, bucket, in_bytes, out_bytes, valid_in, valid_out,
-       valid_ms, gap_count, reset_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const delSnapshots = db.prepare(
     'DELETE FROM traffic_monthly WHERE node_id = ? AND cycle_start < ? AND cycle_end > ?',
@@ -172,22 +156,7 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       else minute.set(slot, [s]);
     }
     putNode();
-    for (const i of b.ifaces)
-      upIface.run(i.nodeId, i.iface, i.firstAt, i.lastAt, i.lastRx, i.lastTx);
-    for (const f of b.facts) {
-      addFact.run(
-        f.nodeId,
-        f.iface,
-        f.bucket,
-        f.inBytes,
-        f.outBytes,
-        f.validIn,
-        f.validOut,
-        f.validMs,
-        f.gapCount,
-        f.resetCount,
-      );
-    }
+    open.applyFacts(b);
     for (const u of b.usage) {
       addUsage.run(
         u.nodeId,
@@ -215,20 +184,8 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       rows: ReadonlyArray<TrafficFactRow & { iface: string }>,
     ) => {
       delFacts.run(nodeId, from, to);
-      for (const f of rows) {
-        insFact.run(
-          nodeId,
-          f.iface,
-          f.bucket,
-          f.inBytes,
-          f.outBytes,
-          f.validIn,
-          f.validOut,
-          f.validMs,
-          f.gapCount,
-          f.resetCount,
-        );
-      }
+      open.clearOpen(nodeId, from, to);
+      for (const f of rows) open.putRebuilt(nodeId, f.iface, f);
       delSnapshots.run(nodeId, to, from);
     },
   );
@@ -244,7 +201,8 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       apply(batch);
     },
     async facts(nodeId, iface, from, to) {
-      return (facts.all(nodeId, iface, from, to) as FactDb[]).map(toFact);
+      const rows = (facts.all(nodeId, iface, from, to) as FactDb[]).map(toFact);
+      return open.withOpen(nodeId, iface, rows, from, to);
     },
     async usage(nodeId, iface, cycleStart) {
       const r = usage.get(nodeId, iface, cycleStart) as UsageDb | undefined;
@@ -321,7 +279,9 @@ export function sqliteTrafficRepo(db: BetterSqlite3.Database): TrafficRepo {
       // one unit). Counted in rows, each a node's minute: the caller repeats while a call
       // reaches the limit.
       const minutes = pruneCounters.run(counterSlot(cutoff), limit).changes;
-      return minutes + pruneFacts.run(cutoff, limit).changes;
+      const facts = pruneFacts.run(cutoff, limit).changes;
+      if (facts < limit) open.pruneOpen(cutoff);
+      return minutes + facts;
     },
   };
 }

@@ -89,3 +89,49 @@ describe('front state: reports of other instances', () => {
     expect(again).toEqual([]);
   });
 });
+
+describe('front state: reports of other instances, followed lazily', () => {
+  it('notes followed nodes without reading them; a catch-up reads and stages them for the next read', async () => {
+    const currents = new Map<number, CurrentRow>();
+    let reads = 0;
+    const repo: FrontRepo = {
+      liveNodes: async () => [node],
+      currentRows: async () => {
+        reads++;
+        return [...currents.values()];
+      },
+    };
+    const front = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await front.load();
+    reads = 0;
+    expect(front.catchUp()).toBeUndefined();
+    // The node's first report, accepted by another instance.
+    currents.set(1, stored(T0, agentReport({ seq: 1 })));
+    const v0 = front.version;
+    front.follow([1]);
+    expect(front.version).not.toBe(v0);
+    expect(reads).toBe(0);
+    expect(front.list()).toEqual([]);
+    expect(front.unreadFollowed).toBe(1);
+    await front.catchUp();
+    expect(reads).toBe(1);
+    expect(front.list()).toEqual([{ nodeId: 1, guestVisible: false }]);
+    expect(front.receivedAt(1)).toBe(T0);
+    const eager = new FrontState({ repo, staleAfterSec: 17, warn: () => {} });
+    await eager.load();
+    expect(front.json(1)).toBe(eager.json(1));
+    // A newer one: the view read before catching up is the old one, after it the new one.
+    currents.set(1, stored(T0 + 3000, windowsAgentReport()));
+    front.follow([1]);
+    expect(front.receivedAt(1)).toBe(T0);
+    await front.catchUp();
+    expect(front.receivedAt(1)).toBe(T0 + 3000);
+    await eager.refreshCurrent([1]);
+    expect(front.json(1)).toBe(eager.json(1));
+    // The same report noted again is read but not rendered again.
+    const v1 = front.version;
+    front.follow([1]);
+    await front.catchUp();
+    expect(front.version).toBe(v1 + 1);
+  });
+});

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { seedNode } from '../../support/seed-nodes.js';
+import { agentReport } from '../../support/agent-payloads.js';
 
 /**
  * The collector stores counters once a minute; reads add the samples it has not stored yet, so
@@ -11,13 +12,14 @@ import { seedNode } from '../../support/seed-nodes.js';
 let t: TestApp;
 let admin: Record<string, string>;
 let nodeId: number;
+let secret: string;
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const MIN = 60_000;
 
 beforeEach(async () => {
   t = await buildTestApp();
   await t.deps.scheduler.stop();
-  nodeId = (await seedNode(t, { name: 'web-01' })).id;
+  ({ id: nodeId, secret } = await seedNode(t, { name: 'web-01' }));
 });
 afterEach(async () => t.close());
 
@@ -89,5 +91,40 @@ describe.each(['lite', 'billing'] as const)('traffic reads in %s mode', (mode) =
     };
     expect(stats.in_bytes).toBe(1000 * (60 * 60 - 30));
     expect(stats.out_bytes).toBe(250 * (60 * 60 - 30));
+  });
+
+  it('include the open bucket right after a report, before and after a flush', async () => {
+    /** Posts the agent report `seq` (eth0: 125,000 B/s in, 48,000 B/s out), 3 s after the last. */
+    const report = async (seq: number) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/node/metrics',
+        headers: { 'content-type': 'application/json', 'x-node-secret': secret },
+        payload: JSON.stringify(agentReport({ seq })),
+      });
+      expect(res.statusCode).toBe(200);
+      t.clock.advance(3000);
+    };
+    const inBytes = async () =>
+      ((await everything()).summary.stats as { in_bytes: number }).in_bytes;
+    // The last seconds of a bucket (Billing figures count buckets before the clock's).
+    t.clock.set(T0 + 64 * MIN + 48_000);
+    admin = await adminHeaders(t);
+    for (let seq = 0; seq < 3; seq++) await report(seq);
+    await t.deps.traffic.collector.flush();
+    await report(3);
+    // 13:05:00: the bucket of the last report is the interface's open one.
+    expect(t.clock.now()).toBe(T0 + 65 * MIN);
+    const before = await everything();
+    expect(await inBytes()).toBe(3 * 3 * 125_000);
+    await t.deps.traffic.collector.flush();
+    expect(await everything()).toEqual(before);
+    if (t.engine === 'sqlite') {
+      // Stored on the interface's cursor row until a later sample closes the bucket.
+      expect(t.raw.prepare('SELECT count(*) FROM traffic_5m').pluck().get()).toBe(0);
+      expect(
+        t.raw.prepare("SELECT open_in FROM traffic_iface WHERE iface = 'eth0'").pluck().get(),
+      ).toBe(3 * 3 * 125_000);
+    }
   });
 });

@@ -30,7 +30,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 5000) => {
 };
 
 /** One Dash instance's hot state over the shared schema, wired as `dash serve` wires it. */
-async function instance(url: string, channel: string, tokenKey: Buffer) {
+async function instance(url: string, channel: string, tokenKey: Buffer, lazy = false) {
   const store = await openPostgresStore(url, Date.now(), { max: 4 });
   const errors: unknown[] = [];
   const onError = (err: unknown) => errors.push(err);
@@ -68,7 +68,16 @@ async function instance(url: string, channel: string, tokenKey: Buffer) {
     instanceId: randomBytes(4).toString('hex'),
     onError,
     followers: {
-      front,
+      // Lazy: as an instance that is not the alert leader follows (deps-cluster.ts).
+      front: lazy
+        ? {
+            refreshCurrent: async (ids) => {
+              front.follow(ids);
+              return [];
+            },
+            load: () => front.load(),
+          }
+        : front,
       onRemoteReports: (ids) => void remote.push(...ids),
       nodeEvents,
       reloadSecrets,
@@ -120,13 +129,15 @@ describe.skipIf(!POSTGRES_AVAILABLE)('two instances on one PostgreSQL (ClusterSy
   let a: Instance;
   let b: Instance;
   let nodeId = 0;
+  let channel = '';
+  let key = Buffer.alloc(0);
   beforeAll(async () => {
     schema = await freshSchema();
   });
   afterAll(async () => schema?.drop());
   beforeEach(async () => {
-    const channel = `dash_t_${randomBytes(4).toString('hex')}`;
-    const key = randomBytes(32);
+    channel = `dash_t_${randomBytes(4).toString('hex')}`;
+    key = randomBytes(32);
     a = await instance(schema.url, channel, key);
     b = await instance(schema.url, channel, key);
     const made = await a.store.nodes.create(
@@ -159,6 +170,29 @@ describe.skipIf(!POSTGRES_AVAILABLE)('two instances on one PostgreSQL (ClusterSy
     // Reports accepted elsewhere are handed on (alert evaluation on the leading instance).
     expect(a.remote.filter((id) => id === nodeId)).toHaveLength(3);
     expect(b.remote.filter((id) => id === nodeId)).toHaveLength(3);
+  });
+
+  it("an instance that follows lazily shows the other one's report on its next read, within a second", async () => {
+    const lazy = await instance(schema.url, channel, key, true);
+    try {
+      for (let i = 0; i < 4; i++) {
+        const to = i % 2 === 0 ? a : b;
+        const receivedAt = Date.now();
+        const sent = performance.now();
+        await to.report(nodeId, receivedAt);
+        // What every reader of its views does first (front snapshot, pages, /metrics).
+        const seen = await until(async () => {
+          await lazy.front.catchUp();
+          return lazy.front.receivedAt(nodeId) === receivedAt;
+        }, 1000);
+        expect(seen - sent).toBeLessThan(1000);
+        expect(lazy.front.json(nodeId)).toBe(to.front.json(nodeId));
+      }
+      expect(lazy.remote).toEqual([]);
+      expect(lazy.errors).toEqual([]);
+    } finally {
+      await lazy.close();
+    }
   });
 
   it('follows node record changes: secrets, deletion', async () => {

@@ -7,6 +7,7 @@ import { AuthService } from '../../../src/domain/auth/auth-service.js';
 import { alertReadings } from '../../../src/domain/alerts/readings.js';
 import type { AlertsService } from '../../../src/domain/alerts/service.js';
 import { FrontState } from '../../../src/domain/front/front-state.js';
+import { FrontMetricsCache } from '../../../src/http/routes/front/metrics-cache.js';
 import { runtimeView } from '../../../src/domain/front/runtime-view.js';
 import type { AcceptedReport } from '../../../src/domain/ingest/report-events.js';
 import { ReportEvents } from '../../../src/domain/ingest/report-events.js';
@@ -36,7 +37,15 @@ const until = async (check: () => boolean, ms = 5000) => {
 async function instance(url: string, channel: string, key: Buffer) {
   const store = await openPostgresStore(url, Date.now(), { max: 4 });
   const log = createLogger('silent');
-  const front = new FrontState({ repo: store.front, staleAfterSec: 30, warn: () => {} });
+  let frontReads = 0;
+  const repo: typeof store.front = {
+    ...store.front,
+    currentRows: (ids) => {
+      frontReads++;
+      return store.front.currentRows(ids);
+    },
+  };
+  const front = new FrontState({ repo, staleAfterSec: 30, warn: () => {} });
   await front.load();
   const nodeEvents = new NodeEvents();
   nodeEvents.on((e) => front.onNodeEvent(e));
@@ -127,6 +136,7 @@ async function instance(url: string, channel: string, key: Buffer) {
     resets: () => resets,
     discards: () => discards,
     report,
+    frontReads: () => frontReads,
     async close() {
       await cluster.stop();
       await store.close();
@@ -190,6 +200,32 @@ describe.skipIf(!POSTGRES_AVAILABLE)('Cluster: the composition for several insta
     expect([b.starts(), b.resets(), b.discards()]).toEqual([1, 1, 0]);
     await b.report(nodeId, t + 20);
     expect(b.evaluated.map((e) => e.receivedAt)).toEqual([t + 20]);
+  });
+
+  it("the instance that does not lead renders the other one's reports only when they are read", async () => {
+    expect([a.cluster.leading(), b.cluster.leading()]).toEqual([true, false]);
+    const t = Date.now();
+    await b.report(nodeId, t);
+    // The leader follows at once: it renders and evaluates every report.
+    await until(() => a.front.receivedAt(nodeId) === t);
+    await a.report(nodeId, t + 10, 40);
+    expect(a.evaluated.map((e) => e.receivedAt)).toEqual([t, t + 10]);
+    // B only notes the node: no read, its view is still its own report.
+    const reads = b.frontReads();
+    await until(() => b.front.unreadFollowed === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(b.frontReads()).toBe(reads);
+    expect(b.front.receivedAt(nodeId)).toBe(t);
+    // The first read catches up (one read) and shows A's report.
+    const cache = new FrontMetricsCache(b.front, systemClock);
+    const got = cache.get('admin');
+    expect(got).toBeInstanceOf(Promise);
+    const [view] = JSON.parse((await got).body.toString()) as unknown[];
+    expect(view).toEqual(a.front.view(nodeId));
+    expect(b.frontReads()).toBe(reads + 1);
+    expect(b.front.unreadFollowed).toBe(0);
+    // Nothing noted since: the next read is served as it is.
+    expect(cache.get('admin')).not.toBeInstanceOf(Promise);
   });
 
   it('settings saved on one instance are read afresh on the other; limits are shared', async () => {

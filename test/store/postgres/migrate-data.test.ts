@@ -95,10 +95,33 @@ async function seededSqlite(): Promise<{ path: string; points: Array<Record<stri
       day: '2026-11-20',
     },
   ]);
+  // eth0: a closed bucket in traffic_5m, its open one (T0) on the cursor row and, as a flush
+  // before SQLite 0018 left it, in traffic_5m too; eth1: an open bucket only.
+  const fact = (iface: string, bucket: number, inBytes: number) => ({
+    nodeId: ids[0]!,
+    iface,
+    bucket,
+    inBytes,
+    outBytes: 2 * inBytes,
+    validIn: inBytes,
+    validOut: 2 * inBytes,
+    validMs: 1000,
+    gapCount: 0,
+    resetCount: 0,
+  });
+  const cursor = (iface: string) => ({
+    nodeId: ids[0]!,
+    iface,
+    firstAt: T0 - 300_000,
+    lastAt: T0 + 1000,
+    lastRx: 100,
+    lastTx: 200,
+  });
+  s.raw.exec(`INSERT INTO traffic_5m VALUES (${ids[0]}, 'eth0', ${T0}, 7, 7, 7, 7, 7, 0, 1)`);
   await s.traffic.apply({
-    counters: [{ nodeId: ids[0]!, iface: 'eth0', at: T0, rx: 100, tx: 200 }],
-    ifaces: [],
-    facts: [],
+    counters: [{ nodeId: ids[0]!, iface: 'eth0', at: T0 + 1000, rx: 100, tx: 200 }],
+    ifaces: [cursor('eth0'), cursor('eth1')],
+    facts: [fact('eth0', T0 - 300_000, 10), fact('eth0', T0, 20), fact('eth1', T0, 30)],
     usage: [],
   });
   s.raw.exec(`
@@ -158,6 +181,8 @@ describe.skipIf(unavailable !== undefined)('copying a SQLite install to PostgreS
         uptime_hour: 1,
         uptime_day: 1,
         traffic_counter: 1,
+        traffic_iface: 2,
+        traffic_5m: 3,
         alert_rules: 1,
         alert_events: 1,
         alert_transitions: 1,
@@ -177,6 +202,13 @@ describe.skipIf(unavailable !== undefined)('copying a SQLite install to PostgreS
       expect(await pg.nodes.list()).toEqual(await lite.nodes.list());
       expect(await pg.groups.list()).toEqual(await lite.groups.list());
       expect(await pg.sessions.live(T0)).toEqual(await lite.sessions.live(T0));
+      // Open traffic buckets arrive as rows of traffic_5m: every fact reads the same.
+      for (const iface of ['eth0', 'eth1']) {
+        const facts = await lite.traffic.facts(1, iface, 0, T0 + DAY);
+        expect(facts.length).toBeGreaterThan(0);
+        expect(await pg.traffic.facts(1, iface, 0, T0 + DAY)).toEqual(facts);
+      }
+      expect(await pg.traffic.ifaces(1)).toEqual(await lite.traffic.ifaces(1));
       // Every history point, sealed or open, is one PostgreSQL row with the values written.
       const copied = rawPoints(
         (await pg.pool.query(RAW_SQL)).rows as Array<Record<string, unknown>>,

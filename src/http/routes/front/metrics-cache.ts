@@ -35,17 +35,37 @@ export class FrontMetricsCache {
     private readonly clock: Clock,
   ) {}
 
-  get(audience: Audience): FrontSnapshot {
-    const now = this.clock.now();
-    const list = this.front.list();
+  /**
+   * The audience's snapshot: synchronously when the one held is still current, or once the
+   * front state has caught up with the reports it only noted (another instance's, on an
+   * instance that is not the alert leader: FrontState.follow), which takes a read.
+   */
+  get(audience: Audience): FrontSnapshot | Promise<FrontSnapshot> {
     const have = this.built.get(audience);
     if (
       have &&
       (have.version === this.front.version ||
-        (have.list === list && now - have.builtAt < REFRESH_MS))
+        (have.list === this.front.list() && this.clock.now() - have.builtAt < REFRESH_MS))
     ) {
       return have;
     }
+    const caught = this.front.catchUp();
+    return caught ? caught.then(() => this.build(audience)) : this.build(audience);
+  }
+
+  /** One page, rendered on demand from the per-node JSON (at most 1000 nodes). */
+  async page(audience: Audience, offset: number, limit: number): Promise<Buffer> {
+    await this.front.catchUp();
+    const items = this.visible(this.front.list(), audience).slice(offset, offset + limit);
+    return this.render(items);
+  }
+
+  private build(audience: Audience): FrontSnapshot {
+    const now = this.clock.now();
+    const list = this.front.list();
+    const have = this.built.get(audience);
+    // Another caller may have built it while this one waited for the catch-up.
+    if (have?.version === this.front.version) return have;
     const body = this.render(this.visible(list, audience));
     const version = this.front.version;
     const snap: Built = {
@@ -58,12 +78,6 @@ export class FrontMetricsCache {
     };
     this.built.set(audience, snap);
     return snap;
-  }
-
-  /** One page, rendered on demand from the per-node JSON (at most 1000 nodes). */
-  page(audience: Audience, offset: number, limit: number): Buffer {
-    const items = this.visible(this.front.list(), audience).slice(offset, offset + limit);
-    return this.render(items);
   }
 
   private visible(list: readonly FrontItem[], audience: Audience): readonly FrontItem[] {

@@ -52,11 +52,14 @@ export function frontMetricsLane(cache: FrontMetricsCache, auth: AuthService): F
     if (audience === undefined) return false;
     let answer: SnapshotAnswer;
     try {
-      answer = snapshotAnswer(
-        cache.get(audience),
-        req.headers['if-none-match'],
-        req.headers['accept-encoding'],
-      );
+      const snap = cache.get(audience);
+      if (snap instanceof Promise) {
+        // The front state must read first (another instance's reports): the route awaits the
+        // same read, which this call started, and answers any failure of it.
+        snap.catch(() => {});
+        return false;
+      }
+      answer = snapshotAnswer(snap, req.headers['if-none-match'], req.headers['accept-encoding']);
     } catch {
       // Nothing is written yet: the route fails the same way and answers with the error conventions.
       return false;

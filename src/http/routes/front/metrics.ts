@@ -48,7 +48,7 @@ export function frontMetricsRoute(
         offset: Type.Optional(Type.String()),
       }),
     },
-    handler: (req, reply) => {
+    handler: async (req, reply) => {
       const audience: Audience = req.adminSessionId !== undefined ? 'admin' : 'guest';
       const limit = parseCount('limit', req.query.limit, 1);
       const offset = parseCount('offset', req.query.offset, 0);
@@ -59,11 +59,11 @@ export function frontMetricsRoute(
         void reply.header('vary', FRONT_METRICS_VARY);
         return send(
           reply,
-          cache.page(audience, Math.min(offset ?? 0, MAX_OFFSET), Math.min(limit, MAX_LIMIT)),
+          await cache.page(audience, Math.min(offset ?? 0, MAX_OFFSET), Math.min(limit, MAX_LIMIT)),
         );
       }
       const answer = snapshotAnswer(
-        cache.get(audience),
+        await cache.get(audience),
         req.headers['if-none-match'],
         req.headers['accept-encoding'],
       );
