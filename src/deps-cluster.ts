@@ -120,8 +120,9 @@ export class Cluster {
         // Samples queued while leading would be stored after the new leader's and counted
         // twice; counters are cumulative, so dropping them loses no byte.
         if (!leading) return this.traffic?.discardQueued();
-        // What it only noted as a follower (followReports): the start reads receive times.
-        await i.front.catchUp();
+        // What it only noted as a follower (followReports): the start reads receive times. A
+        // failed read leaves some a few seconds old, which must not keep the alerts from starting.
+        await i.front.catchUp()?.catch(onError);
         await this.traffic?.resetCursors();
         await this.alerts?.start(this.known());
       },

@@ -114,7 +114,8 @@ export function startIngestWorker(
         if (ingestTraceOn) {
           const s = msg.sealed;
           traceWindow().event(
-            `seal${s.shard}:${s.steps}steps,longest ${Math.round(s.longestStepMs)}ms,total ${Math.round(s.totalMs)}ms`,
+            `seal${s.shard}:${s.steps}steps,longest ${Math.round(s.longestStepMs)}ms,` +
+              `finish ${Math.round(s.finishMs)}ms,total ${Math.round(s.totalMs)}ms`,
           );
         }
         return;

@@ -219,6 +219,7 @@ function sealLog(step: () => unknown): Promise<unknown> {
  * than stored in `node_current` (planSeal's `carry`, CURRENT_REFRESH_SEALS).
  */
 async function sealInSteps(now: number): Promise<SealReport | undefined> {
+  const started = performance.now();
   const pacer = new StepPacer(() => performance.now(), eventLoopWait, BACKGROUND_PACE);
   // planSeal lists the log's nodes from this thread's index of it, which the batches do not
   // keep up to date: up to a seal interval of records (~100 MB at 1,500 reports/s) indexed in
@@ -232,7 +233,7 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
   while (!(await pacer.step(() => index.refreshStep(INDEX_STEP_BYTES * pacer.scale))));
   const run = planSeal(db, logFile, index, shard, now, sealMs, sealStepBytes, true);
   if (!run) return undefined;
-  const report = await runSeal(run, BACKGROUND_PACE, pacer);
+  const report = await runSeal(run, BACKGROUND_PACE, pacer, started);
   port.postMessage({ sealed: report } satisfies FromWorker);
   return report;
 }
@@ -249,8 +250,8 @@ async function runSeal(
   run: SealRun,
   pace: PaceOptions = BACKGROUND_PACE,
   pacer = new StepPacer(() => performance.now(), eventLoopWait, pace),
+  started = performance.now(),
 ): Promise<SealReport> {
-  const started = performance.now();
   const counted = <T>(fn: () => T): (() => T) => {
     return () => {
       const w0 = threadWrittenBytes();

@@ -18,7 +18,7 @@ beforeEach(() => {
 afterEach(async () => store.close());
 
 /** Runs the task to its end; returns, per step, how many nodes' oldest point were looked up. */
-function lookupsPerStep(now: number): number[] {
+function lookupsPerStep(now: number, scale = 1): number[] {
   // Node ids looked up, once each per step (a statement may be wrapped more than once).
   let looked = new Set<unknown>();
   const prepare = store.raw.prepare.bind(store.raw);
@@ -36,7 +36,7 @@ function lookupsPerStep(now: number): number[] {
     return stmt;
   });
   const steps: number[] = [];
-  const gen = rollupTask(store.raw, now);
+  const gen = rollupTask(store.raw, now, undefined, undefined, () => scale);
   try {
     for (;;) {
       looked = new Set();
@@ -59,6 +59,12 @@ describe('rollup steps (the ingest thread holds the write slot for one step)', (
     const steps = lookupsPerStep(T0 + M15 + 60_000);
     expect(steps.reduce((a, b) => a + b, 0)).toBe(NODES);
     expect(Math.max(...steps)).toBeLessThanOrEqual(OLDEST_NODES_PER_STEP);
+  });
+
+  it('look up fewer nodes per step while the pacer has cut the steps down', () => {
+    const steps = lookupsPerStep(T0 + M15 + 60_000, 1 / 16);
+    expect(steps.reduce((a, b) => a + b, 0)).toBe(NODES);
+    expect(Math.max(...steps)).toBe(Math.round(OLDEST_NODES_PER_STEP / 16));
   });
 
   it('look up nothing when no 15-minute bucket has closed since the last run', () => {

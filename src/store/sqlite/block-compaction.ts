@@ -8,7 +8,7 @@ import {
   validSealMs,
 } from './history-blocks.js';
 import { watermarks } from './metrics-jobs-state.js';
-import { nodeIdsStatement } from './raw-rows.js';
+import { listNodeIds } from './rollup-nodes.js';
 
 /**
  * Compaction of sealed raw-history blocks (issue 22). A node that reports every 60 s fills a
@@ -120,8 +120,7 @@ export function* compactTask(
   );
   const remove = db.prepare('DELETE FROM metrics_blocks WHERE id = ?');
   const account = dayAccounting(db);
-  const nodes = [...nodeIdsStatement(db, 'metrics_blocks')()];
-  yield;
+  const nodes = yield* listNodeIds(db, 'metrics_blocks');
   for (let i = 0; i < nodes.length; i += NODES_PER_STEP) {
     db.transaction(() => {
       for (const nodeId of nodes.slice(i, i + NODES_PER_STEP)) {

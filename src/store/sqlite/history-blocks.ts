@@ -15,7 +15,7 @@ import {
   HOST_COLUMNS,
   HOST_SCALES,
 } from './metrics-codec.js';
-import { nodeIdsStatement } from './raw-rows.js';
+import { listNodeIds } from './rollup-nodes.js';
 import type { RollupRecord } from './rollup-codec.js';
 
 /**
@@ -241,8 +241,7 @@ export function* sealTask(
   const remove = db.prepare('DELETE FROM metrics_raw WHERE node_id = ? AND received_at < ?');
   const account = dayAccounting(db);
   const result: SealResult = { blocks: 0, points: 0 };
-  const nodes = [...nodeIdsStatement(db, 'metrics_raw')()];
-  yield;
+  const nodes = yield* listNodeIds(db, 'metrics_raw');
   for (let i = 0; i < nodes.length; i += NODES_PER_STEP) {
     db.transaction(() => {
       for (const nodeId of nodes.slice(i, i + NODES_PER_STEP)) {

@@ -11,6 +11,7 @@ import { send, startLanePair, type Answer, type LanePair } from '../../support/l
 let t: TestApp;
 let pair: LanePair;
 let admin: Record<string, string>;
+let visibleId = 0;
 
 /** Sends the same request to both apps; returns the lane app's answer and whether it routed. */
 async function both(
@@ -42,6 +43,7 @@ beforeAll(async () => {
   admin = await adminHeaders(t);
   const visible = await seedNode(t, { name: 'visible', guestVisible: true });
   const hidden = await seedNode(t, { name: 'hidden' });
+  visibleId = visible.id;
   for (const n of [visible, hidden]) {
     await t.deps.front.ensureNode(n.id);
     await report(n.secret, 1);
@@ -94,6 +96,17 @@ describe('front metrics fast lane', () => {
       expect(JSON.parse(text.toString('utf8'))).toHaveLength(2);
     },
   );
+
+  it('leaves a read that must first catch up with followed reports to the route', async () => {
+    // As on an instance that does not lead, after another instance's report (FrontState.follow).
+    t.deps.front.follow([visibleId]);
+    const behind = await both('GET', '/api/front/metrics', admin);
+    expect(behind.routed).toBe(true);
+    expect(behind.answer.status).toBe(200);
+    expect(t.deps.front.unreadFollowed).toBe(0);
+    const caughtUp = await both('GET', '/api/front/metrics', admin);
+    expect(caughtUp.routed).toBe(false);
+  });
 
   it('answers 304 to the current ETag of the same audience only', async () => {
     const guest = await both('GET', '/api/front/metrics');

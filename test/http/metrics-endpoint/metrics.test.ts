@@ -204,6 +204,13 @@ describe('node exposition cache', () => {
   const scrape = async () =>
     parseExposition((await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer })).body);
 
+  it('reads the nodes another instance reported first, as an instance that does not lead', async () => {
+    t.deps.front.follow([nodes[1]!.id]);
+    const f = await scrape();
+    expect(t.deps.front.unreadFollowed).toBe(0);
+    expect(Number(sample(f, 'dash_node_up', { node_id: String(nodes[1]!.id) })?.value)).toBe(1);
+  });
+
   // Counts the statements prepared on SQLite's connection (the memory-only claim is engine-free).
   itSqliteOnly(
     're-renders only nodes that reported since the last refresh, from memory',
