@@ -179,4 +179,37 @@ describe.each(ENGINES)('traffic repo on $name', ({ open }) => {
     expect((await store.traffic.counters(1, 0, T0 + 1)).map((c) => c.at)).toEqual([T0]);
     expect((await store.traffic.facts(1, 'eth0', 0, T0 + 1)).map((f) => f.bucket)).toEqual([T0]);
   });
+
+  it('reads every bucket whole while buckets stay open, close and wait to be stored', async () => {
+    // A flush a minute for 90 minutes, each adding 1 to the bucket of its sample (SQLite keeps
+    // the open bucket on the cursor row and closed ones in traffic_5m_held for up to an hour).
+    for (let m = 0; m <= 90; m++) {
+      const at = T0 + m * 60_000;
+      await store.traffic.apply(batch(at, m, { facts: [fact(T0 + Math.floor(m / 5) * M5, 1)] }));
+    }
+    const all = await store.traffic.facts(1, 'eth0', T0 - DAY, T0 + DAY);
+    expect(all.map((f) => [(f.bucket - T0) / M5, f.inBytes])).toEqual([
+      ...Array.from({ length: 18 }, (_, i) => [i, 5]),
+      [18, 1],
+    ]);
+    const some = await store.traffic.facts(1, 'eth0', T0 + 3 * M5, T0 + 5 * M5);
+    expect(some.map((f) => [(f.bucket - T0) / M5, f.inBytes])).toEqual([
+      [3, 5],
+      [4, 5],
+    ]);
+    // A rebuilt window replaces what it covers, wherever it was kept.
+    await store.traffic.replaceFacts(1, T0 + 10 * M5, T0 + 19 * M5, [
+      { ...fact(T0 + 12 * M5, 7), iface: 'eth0' },
+      { ...fact(T0 + 18 * M5, 3), iface: 'eth0' },
+    ]);
+    const after = await store.traffic.facts(1, 'eth0', T0 + 9 * M5, T0 + DAY);
+    expect(after.map((f) => [(f.bucket - T0) / M5, f.inBytes])).toEqual([
+      [9, 5],
+      [12, 7],
+      [18, 3],
+    ]);
+    // The next sample closes the rebuilt open bucket and adds to it as to any other.
+    await store.traffic.apply(batch(T0 + 95 * 60_000, 95, { facts: [fact(T0 + 18 * M5, 1)] }));
+    expect((await store.traffic.facts(1, 'eth0', T0 + 18 * M5, T0 + DAY))[0]?.inBytes).toBe(4);
+  });
 });
