@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
-import { agentReport } from '../../support/agent-payloads.js';
+import { postAgentReport } from '../../support/post-report.js';
 import { seedNode } from '../../support/seed-nodes.js';
 import { send, startLanePair, type Answer, type LanePair } from '../../support/lane-pair.js';
 
@@ -29,13 +29,7 @@ async function both(
 }
 
 async function report(secret: string, seq: number): Promise<void> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/node/metrics',
-    headers: { 'content-type': 'application/json', 'x-node-secret': secret },
-    payload: JSON.stringify(agentReport({ seq })),
-  });
-  expect(res.statusCode).toBe(200);
+  expect((await postAgentReport(t, secret, seq)).statusCode).toBe(200);
 }
 
 beforeAll(async () => {

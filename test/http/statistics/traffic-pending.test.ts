@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../support/build-app.js';
 import { adminHeaders } from '../../support/credentials.js';
 import { seedNode } from '../../support/seed-nodes.js';
-import { agentReport } from '../../support/agent-payloads.js';
+import { postAgentReport } from '../../support/post-report.js';
 
 /**
  * The collector stores counters once a minute; reads add the samples it has not stored yet, so
@@ -96,13 +96,7 @@ describe.each(['lite', 'billing'] as const)('traffic reads in %s mode', (mode) =
   it('include the open bucket right after a report, before and after a flush', async () => {
     /** Posts the agent report `seq` (eth0: 125,000 B/s in, 48,000 B/s out), 3 s after the last. */
     const report = async (seq: number) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/node/metrics',
-        headers: { 'content-type': 'application/json', 'x-node-secret': secret },
-        payload: JSON.stringify(agentReport({ seq })),
-      });
-      expect(res.statusCode).toBe(200);
+      expect((await postAgentReport(t, secret, seq)).statusCode).toBe(200);
       t.clock.advance(3000);
     };
     const inBytes = async () =>
