@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SqliteStore } from '../../src/store/sqlite/open.js';
 import type { MetricsEngine } from '../../src/store/sqlite/metrics-engine.js';
 import { OLDEST_NODES_PER_STEP, rollupTask } from '../../src/store/sqlite/rollup-task.js';
-import { LIST_NODES_PER_STEP, historyNodes } from '../../src/store/sqlite/rollup-nodes.js';
+import { LIST_NODES_PER_STEP } from '../../src/store/sqlite/raw-rows.js';
+import { historyNodes } from '../../src/store/sqlite/rollup-nodes.js';
 import { metricsWrite, openHistoryStore } from '../support/metrics-writes.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);

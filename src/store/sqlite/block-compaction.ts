@@ -8,7 +8,7 @@ import {
   validSealMs,
 } from './history-blocks.js';
 import { watermarks } from './metrics-jobs-state.js';
-import { listNodeIds } from './rollup-nodes.js';
+import { listNodeIds } from './raw-rows.js';
 
 /**
  * Compaction of sealed raw-history blocks (issue 22). A node that reports every 60 s fills a

@@ -15,7 +15,7 @@ import {
   HOST_COLUMNS,
   HOST_SCALES,
 } from './metrics-codec.js';
-import { listNodeIds } from './rollup-nodes.js';
+import { listNodeIds } from './raw-rows.js';
 import type { RollupRecord } from './rollup-codec.js';
 
 /**

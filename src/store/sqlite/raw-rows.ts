@@ -21,3 +21,23 @@ export function nodeIdsStatement(
     }
   };
 }
+
+/** Node ids one rollup step lists from the sealed history (an index seek each, ~3 µs). */
+export const LIST_NODES_PER_STEP = 2_000;
+
+/**
+ * The node ids of a history table, ascending, `LIST_NODES_PER_STEP` per step (10,000 nodes'
+ * index seeks are 25–30 ms of a quiet core, three times that under load). Ends with a yield.
+ */
+export function* listNodeIds(
+  db: BetterSqlite3.Database,
+  table: 'metrics_raw' | 'metrics_blocks',
+): Generator<void, number[]> {
+  const out: number[] = [];
+  for (const id of nodeIdsStatement(db, table)()) {
+    out.push(id);
+    if (out.length % LIST_NODES_PER_STEP === 0) yield;
+  }
+  yield;
+  return out;
+}

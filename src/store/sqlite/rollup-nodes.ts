@@ -1,10 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { OpenLogs } from './history-source.js';
 import { INDEX_STEP_BYTES } from './open-log-index.js';
-import { nodeIdsStatement } from './raw-rows.js';
-
-/** Node ids one rollup step lists from the sealed history (an index seek each, ~3 µs). */
-export const LIST_NODES_PER_STEP = 2_000;
+import { listNodeIds } from './raw-rows.js';
 
 /**
  * Every node with history (in the open-block logs, in blocks or in raw rows), ascending, found
@@ -33,21 +30,4 @@ export function* historyNodes(
     for (const id of yield* listNodeIds(db, table)) nodes.add(id);
   }
   return [...nodes].sort((a, b) => a - b);
-}
-
-/**
- * The node ids of a history table, ascending, `LIST_NODES_PER_STEP` per step (10,000 nodes'
- * index seeks are 25–30 ms of a quiet core, three times that under load). Ends with a yield.
- */
-export function* listNodeIds(
-  db: BetterSqlite3.Database,
-  table: 'metrics_raw' | 'metrics_blocks',
-): Generator<void, number[]> {
-  const out: number[] = [];
-  for (const id of nodeIdsStatement(db, table)()) {
-    out.push(id);
-    if (out.length % LIST_NODES_PER_STEP === 0) yield;
-  }
-  yield;
-  return out;
 }
