@@ -27,6 +27,19 @@ function wave(tick: number, phase: number, lo: number, hi: number): number {
   return lo + ((Math.sin(tick / 3 + phase) + 1) / 2) * (hi - lo);
 }
 
+/**
+ * wave(1) + … + wave(tick), in closed form: what a counter fed at wave's rate every tick holds.
+ * Counters built from it only ever grow, as an interface's byte counters do between reboots
+ * (a counter that goes down is a reset and carries no bytes, docs/traffic.md).
+ */
+function waveSum(tick: number, phase: number, lo: number, hi: number): number {
+  if (tick <= 0) return 0;
+  const d = 1 / 3;
+  const sines =
+    (Math.sin((tick * d) / 2) * Math.sin(phase + ((tick + 1) * d) / 2)) / Math.sin(d / 2);
+  return tick * lo + ((tick + sines) / 2) * (hi - lo);
+}
+
 export function staticPayload(node: SeedNode, index: number, now: Date) {
   return {
     version: AGENT_VERSION,
@@ -180,8 +193,8 @@ export function metricsReport(node: SeedNode, index: number, tick: number, now: 
       network: [
         {
           name: 'eth0',
-          bytes_recv: 50 * GiB + Math.round(tick * recvRate * 3),
-          bytes_sent: 20 * GiB + Math.round(tick * sentRate * 3),
+          bytes_recv: 50 * GiB + Math.round(waveSum(tick, index, 50_000, 900_000) * 3),
+          bytes_sent: 20 * GiB + Math.round(waveSum(tick, index + 2, 20_000, 400_000) * 3),
           packets_recv: 9_000_000 + tick * 300,
           packets_sent: 7_000_000 + tick * 200,
           err_in: 0,
