@@ -36,6 +36,8 @@ export const enTraffic = {
   coverage: 'Coverage',
   coverageDetail: (samples: number, expected: number) =>
     expected > 0 ? `${samples} of ${expected} five-minute samples` : 'observed time',
+  firstInterval:
+    'Billing counts whole five-minute intervals: the first figures show once this interface’s first interval has closed.',
   issues: {
     gaps: (n: number) => `${n} gap(s) in the data`,
     resets: (n: number) => `${n} counter reset(s)`,

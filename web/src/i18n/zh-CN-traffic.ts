@@ -38,6 +38,7 @@ export const zhTraffic: typeof enTraffic = {
   coverage: '覆盖率',
   coverageDetail: (samples: number, expected: number) =>
     expected > 0 ? `${expected} 个 5 分钟样本中有 ${samples} 个` : '已观测时间',
+  firstInterval: '计费模式按完整的 5 分钟区间统计：此网卡的第一个区间结束后即显示数据。',
   issues: {
     gaps: (n: number) => `数据中有 ${n} 处缺口`,
     resets: (n: number) => `${n} 次计数器重置`,

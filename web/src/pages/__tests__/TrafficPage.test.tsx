@@ -183,8 +183,41 @@ describe('Traffic page', () => {
     expect(await screen.findByTestId('traffic-forecast')).toHaveTextContent(
       en.traffic.forecastTooFew(1, 3),
     );
+    // Billing with figures: nothing to explain.
+    expect(screen.queryByTestId('traffic-first-interval')).toBeNull();
     // Guests never see the calibration panel.
     expect(screen.queryByRole('region', { name: en.traffic.calibration.title })).toBeNull();
+  });
+
+  it('says why a new interface reads 0 B in Billing mode until its first interval closes', async () => {
+    const fresh = stats({
+      in_bytes: 0,
+      out_bytes: 0,
+      selected_bytes: 0,
+      sample_count: 0,
+      expected_sample_count: 0,
+      coverage_ratio: 1,
+    });
+    mockApi(routes(summary(current.cycle.start, current.cycle.end, fresh)));
+    await renderApp('/nodes/1/traffic');
+    expect(await screen.findByTestId('traffic-first-interval')).toHaveTextContent(
+      en.traffic.firstInterval,
+    );
+  });
+
+  it('does not show the first-interval note in Lite mode', async () => {
+    const lite = {
+      ...summary(
+        current.cycle.start,
+        current.cycle.end,
+        stats({ selected_bytes: 0, expected_sample_count: 0 }),
+      ),
+      usage_mode: 'lite' as const,
+    };
+    mockApi(routes(lite));
+    await renderApp('/nodes/1/traffic');
+    await screen.findByTestId('traffic-quality');
+    expect(screen.queryByTestId('traffic-first-interval')).toBeNull();
   });
 
   it('lets an admin record a bill for a closed cycle and revoke one', async () => {

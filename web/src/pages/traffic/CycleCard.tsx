@@ -17,11 +17,19 @@ export function Figure(props: { label: string; value: string; hint?: string; tes
 }
 
 /** Coverage, gaps and resets stated as they are, next to the figures they qualify. */
-function Quality(props: { stats: TrafficStats }) {
+function Quality(props: { stats: TrafficStats; billing: boolean }) {
   const st = props.stats;
   const issues = dataIssues(st);
+  // Billing sums closed five-minute intervals only: a new interface reads 0 B until its first
+  // one closes, which would otherwise look like a fault.
+  const waiting = props.billing && st.expected_sample_count === 0 && st.selected_bytes === 0;
   return (
     <div className="space-y-1 text-sm" data-testid="traffic-quality">
+      {waiting && (
+        <p className={muted} data-testid="traffic-first-interval">
+          {t.firstInterval}
+        </p>
+      )}
       <p>
         <span className="font-medium">{t.coverage}: </span>
         <span className="tabular-nums">{coveragePercent(st)}</span>{' '}
@@ -141,7 +149,7 @@ export function CycleCard(props: { title: string; summary: TrafficSummary; forec
         <Figure label={t.peak} value={formatRate(st.selected_peak_bytes_per_sec)} />
       </dl>
       {f && <Forecast f={f} />}
-      <Quality stats={st} />
+      <Quality stats={st} billing={summary.usage_mode === 'billing'} />
     </section>
   );
 }
