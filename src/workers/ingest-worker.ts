@@ -112,6 +112,9 @@ const logFile = OpenLogFile.open(openLogPath(path, shard), {
   from: sealedBoundary(db, shard),
 });
 const readers = new OpenLogReaders(path);
+/** A pacer of this thread's background steps, on its clock and event-loop wait. */
+const pacerOf = (pace: PaceOptions) => new StepPacer(() => performance.now(), eventLoopWait, pace);
+
 const host = createIngestHost(
   db,
   () => systemClock.now(),
@@ -121,7 +124,7 @@ const host = createIngestHost(
   { file: logFile, readers },
   {
     // Rollups and retention run paced, like the seal: a gap for the batches after each step.
-    pacer: () => new StepPacer(() => performance.now(), eventLoopWait, BACKGROUND_PACE),
+    pacer: () => pacerOf(BACKGROUND_PACE),
     done: (task, pacer) =>
       port.postMessage({
         stepped: { shard, task, steps: pacer.steps, longestStepMs: pacer.longestStepMs },
@@ -220,7 +223,7 @@ function sealLog(step: () => unknown): Promise<unknown> {
  */
 async function sealInSteps(now: number): Promise<SealReport | undefined> {
   const started = performance.now();
-  const pacer = new StepPacer(() => performance.now(), eventLoopWait, BACKGROUND_PACE);
+  const pacer = pacerOf(BACKGROUND_PACE);
   // planSeal lists the log's nodes from this thread's index of it, which the batches do not
   // keep up to date: up to a seal interval of records (~100 MB at 1,500 reports/s) indexed in
   // one unpaced call. Brought up to date here in paced steps (on every rollup's call, so a
@@ -233,7 +236,7 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
   while (!(await pacer.step(() => index.refreshStep(INDEX_STEP_BYTES * pacer.scale))));
   const run = planSeal(db, logFile, index, shard, now, sealMs, sealStepBytes, true);
   if (!run) return undefined;
-  const report = await runSeal(run, BACKGROUND_PACE, pacer, started);
+  const report = await runSeal(run, pacer, started);
   port.postMessage({ sealed: report } satisfies FromWorker);
   return report;
 }
@@ -248,8 +251,7 @@ async function sealInSteps(now: number): Promise<SealReport | undefined> {
  */
 async function runSeal(
   run: SealRun,
-  pace: PaceOptions = BACKGROUND_PACE,
-  pacer = new StepPacer(() => performance.now(), eventLoopWait, pace),
+  pacer: StepPacer,
   started = performance.now(),
 ): Promise<SealReport> {
   const counted = <T>(fn: () => T): (() => T) => {
@@ -385,7 +387,7 @@ port.on('message', (msg: ToWorker) => {
       // A stop seals everything this thread logged, so a stopped database holds every point;
       // in steps, so the other thread's stop encodes its blocks meanwhile (on the other core).
       for (const run of sealEverythingRuns(db, logFile, committer.index, shard, sealMs)) {
-        port.postMessage({ sealed: await runSeal(run, UNPACED) } satisfies FromWorker);
+        port.postMessage({ sealed: await runSeal(run, pacerOf(UNPACED)) } satisfies FromWorker);
       }
       committer.index.close();
       readers.close();
