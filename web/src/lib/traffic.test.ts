@@ -40,6 +40,8 @@ describe('traffic helpers', () => {
     expect(barHeights([0, 0])).toEqual([0, 0]);
     expect(rebuildProgress(3, 4)).toBe(0.75);
     expect(rebuildProgress(0, 0)).toBe(0);
+    expect(rebuildProgress(0, 0, true)).toBe(1);
+    expect(rebuildProgress(3, 4, true)).toBe(1);
   });
 });
 

@@ -21,8 +21,12 @@ export function barHeights(values: number[]): number[] {
   return values.map((v) => (max === 0 ? 0 : v / max));
 }
 
-/** Rebuild progress 0..1 (0 when the size is not known yet). */
-export function rebuildProgress(done: number, total: number): number {
+/**
+ * Rebuild progress 0..1 (0 when the size is not known yet). A completed rebuild is whole even
+ * when it had nothing to do (no counters stored yet: 0 of 0 chunks).
+ */
+export function rebuildProgress(done: number, total: number, completed = false): number {
+  if (completed) return 1;
   return total > 0 ? Math.min(1, done / total) : 0;
 }
 

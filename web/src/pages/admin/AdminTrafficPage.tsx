@@ -140,7 +140,9 @@ function Rebuild(props: { billing: boolean }) {
       setError(err);
     }
   };
-  const progress = state ? rebuildProgress(state.chunks_done, state.chunks_total) : 0;
+  const progress = state
+    ? rebuildProgress(state.chunks_done, state.chunks_total, state.status === 'completed')
+    : 0;
   return (
     <section className={`${card} space-y-3 p-3`} aria-label={t.admin.rebuild}>
       <h2 className="font-semibold">{t.admin.rebuild}</h2>
