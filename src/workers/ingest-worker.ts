@@ -147,6 +147,7 @@ function sendIo(force = false): void {
   ioSentAt = t;
   io.sampleBytes = committer.appended.samples;
   io.projectionBytes = committer.appended.projections;
+  io.paddingBytes = logFile.padding;
   io.threadWritten = threadWrittenBytes();
   port.postMessage({ io: { ...io } } satisfies FromWorker);
 }

@@ -287,6 +287,13 @@ export class OpenLogFile {
     return this.end;
   }
 
+  /** Zero bytes the syncs of this writer have padded with, across rotations. */
+  get padding(): number {
+    return this.padBytes;
+  }
+
+  private padBytes = 0;
+
   /** Writes framed records at the end; durable only after the next `sync`. */
   append(payloads: readonly Uint8Array[]): void {
     if (payloads.length === 0) return;
@@ -341,6 +348,7 @@ export class OpenLogFile {
       return;
     }
     this.end += n;
+    this.padBytes += n;
   }
 
   /** A rotation in progress: its file beside this one, and how far this file is copied. */

@@ -37,6 +37,8 @@ describe('open-log padding', () => {
     log.append([sample(1, 12)]);
     await syncAsync(log);
     expect(log.size).toBe(2 * PAGE_BYTES);
+    const second = RECORD_FRAME_BYTES + sample(1, 12).length;
+    expect(log.padding).toBe(PAGE_BYTES - recordsEnd + (PAGE_BYTES - second));
     log.close();
     const bytes = readFileSync(path);
     expect(bytes.length).toBe(2 * PAGE_BYTES);
