@@ -25,8 +25,11 @@ export type EngineRequest =
 export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup' }
   ? RollupRunResult
   : R extends { type: 'traffic' }
-    ? void
+    ? TrafficStepResult
     : RetentionRunResult;
+
+/** A stored traffic chunk: how long its transaction held the thread (undefined: not timed). */
+export type TrafficStepResult = number | undefined;
 
 /** The writer a runner serves: MetricsEngine (rows) or OpenLogCommitter (the open-block log). */
 export interface MetricsWriter extends BatchCommitter {
@@ -80,8 +83,9 @@ export class EngineRunner implements BatchCommitter {
 
   handle<R extends EngineRequest>(req: R): Promise<EngineResponse<R>> {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
-      // Traffic chunks are one step each and stay unpaced.
-      const pacer = req.type === 'traffic' ? undefined : this.pace?.pacer();
+      // A traffic chunk is one step, paced by the collector that sizes the chunks (its
+      // pacer is told each chunk's time, the answer); this one only times it.
+      const pacer = this.pace?.pacer();
       // A rollup's steps shrink with the pacer's scale while they run long.
       const scale = (): number => pacer?.scale ?? 1;
       const gen =
@@ -137,8 +141,14 @@ export class EngineRunner implements BatchCommitter {
         const r = task.pacer ? task.pacer.timed(() => task.gen.next()) : task.gen.next();
         if (r.done) {
           this.tasks.shift();
-          if (task.pacer) this.pace?.done?.(task.type, task.pacer);
-          task.resolve(r.value);
+          if (task.type === 'traffic') {
+            // The repository's promise carries a failure of the statements to the waiter.
+            const ms: TrafficStepResult = task.pacer?.longestStepMs;
+            Promise.resolve(r.value).then(() => task.resolve(ms), task.reject);
+          } else {
+            if (task.pacer) this.pace?.done?.(task.type, task.pacer);
+            task.resolve(r.value);
+          }
         }
       } catch (err) {
         this.tasks.shift();
