@@ -127,20 +127,30 @@ export class EngineRunner implements BatchCommitter {
     };
     // A paced task's last step earned the batches a gap; otherwise the next turn, after the
     // batches that arrived meanwhile.
-    const gap = this.tasks[0]?.pacer?.gapMs() ?? 0;
+    const gap = this.next()?.pacer?.gapMs() ?? 0;
     if (gap > 0) setTimeout(run, gap);
     else setImmediate(run);
   }
 
+  /**
+   * The task to step next: a traffic chunk (one step, paced by the collector) before the next
+   * step of a rollup or retention run, which are separate transactions like the report
+   * batches' that run between them: a chunk behind a whole rollup held the flush, and the
+   * traffic reads waiting for that chunk, for seconds.
+   */
+  private next() {
+    return this.tasks.find((t) => t.type === 'traffic') ?? this.tasks[0];
+  }
+
   private step(): void {
-    const task = this.tasks[0];
+    const task = this.next();
     if (task) {
       const slot = this.engine.slot;
       slot.acquire();
       try {
         const r = task.pacer ? task.pacer.timed(() => task.gen.next()) : task.gen.next();
         if (r.done) {
-          this.tasks.shift();
+          this.tasks.splice(this.tasks.indexOf(task), 1);
           if (task.type === 'traffic') {
             // The repository's promise carries a failure of the statements to the waiter.
             const ms: TrafficStepResult = task.pacer?.longestStepMs;
@@ -151,7 +161,7 @@ export class EngineRunner implements BatchCommitter {
           }
         }
       } catch (err) {
-        this.tasks.shift();
+        this.tasks.splice(this.tasks.indexOf(task), 1);
         task.reject(err);
       } finally {
         slot.release();
