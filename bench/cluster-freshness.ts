@@ -11,9 +11,13 @@
  * milliseconds, as a dashboard polls: printed are how long each read took and, per read, the
  * oldest report A had acknowledged before the read began that it did not show. `--lazy` makes
  * B follow as an instance that is not the alert leader does (notes the nodes, reads them when
- * its views are read: FrontState.follow), so the reads pay the catch-up.
+ * its views are read: FrontState.follow), so the reads pay the catch-up; `--read-ahead` makes
+ * it lazy and reading ahead while it is read (FrontState.readAheadOfReaders), as `dash serve`
+ * does. Each poll also reads A's snapshot right after B's: A installed every report itself, as
+ * a single SQLite instance does, so its read is the front read of the same data without any
+ * catch-up (the front state is the same code on both engines).
  *
- *   npm run bench:cluster [-- --nodes 2000 --rate 1000 --seconds 15 --poll 1000 --lazy]
+ *   npm run bench:cluster [-- --nodes 2000 --rate 1000 --seconds 15 --poll 1000 --lazy|--read-ahead]
  *   POSTGRES_TEST_URL=postgres://… selects the server (a scratch schema is made and dropped).
  */
 import { randomBytes } from 'node:crypto';
@@ -40,8 +44,11 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '15' },
     poll: { type: 'string', default: '0' },
     lazy: { type: 'boolean', default: false },
+    'read-ahead': { type: 'boolean', default: false },
   },
 });
+const LAZY = args.lazy || args['read-ahead'];
+const MODE = args['read-ahead'] ? 'read-ahead' : args.lazy ? 'lazy' : 'eager';
 const POLL_MS = Number(args.poll);
 const NODES = Number(args.nodes);
 const RATE = Number(args.rate);
@@ -84,7 +91,7 @@ try {
     front: {
       load: () => i.front.load(),
       refreshCurrent: async (ids: readonly number[]) => {
-        if (args.lazy && i === b) {
+        if (LAZY && i === b) {
           i.front.follow(ids);
           return [];
         }
@@ -118,7 +125,10 @@ try {
   // The dashboard's poll on B: how long each read takes, and how stale what it shows is.
   const polls: number[] = [];
   const stale: number[] = [];
+  const local: number[] = [];
   const cache = new FrontMetricsCache(b.front, systemClock);
+  const cacheA = new FrontMetricsCache(a.front, systemClock);
+  if (args['read-ahead']) b.front.readAheadOfReaders({ clock: systemClock });
   let polling = POLL_MS > 0;
   const poller = (async () => {
     while (polling) {
@@ -133,6 +143,9 @@ try {
         if (missed) oldest = Math.max(oldest, began - missed.at);
       }
       stale.push(oldest);
+      const localBegan = performance.now();
+      await cacheA.get('admin');
+      local.push(performance.now() - localBegan);
     }
   })();
 
@@ -182,16 +195,20 @@ try {
   console.log(
     `nodes ${NODES}, target ${RATE} reports/s: committed ${(sent / elapsed).toFixed(0)} reports/s on A`,
   );
-  if (!args.lazy) {
+  if (!LAZY) {
     console.log(
       `on B's front view after A's COMMIT (${lags.length} reports seen): p50 ${q(0.5)} ms, p95 ${q(0.95)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms`,
     );
   }
   if (polls.length > 0) {
     console.log(
-      `B ${args.lazy ? 'lazy' : 'eager'}, ${polls.length} snapshot reads every ${POLL_MS} ms: took p50 ${q(0.5, polls)} ms, p95 ${q(0.95, polls)} ms, max ${q(1, polls)} ms; oldest report not shown p50 ${q(0.5, stale)} ms, max ${q(1, stale)} ms`,
+      `B ${MODE}, ${polls.length} snapshot reads every ${POLL_MS} ms: took p50 ${q(0.5, polls)} ms, p95 ${q(0.95, polls)} ms, p99 ${q(0.99, polls)} ms, max ${q(1, polls)} ms; oldest report not shown p50 ${q(0.5, stale)} ms, max ${q(1, stale)} ms`,
+    );
+    console.log(
+      `A (installs every report itself, as SQLite): snapshot read took p50 ${q(0.5, local)} ms, p95 ${q(0.95, local)} ms, p99 ${q(0.99, local)} ms, max ${q(1, local)} ms`,
     );
   }
+  b.front.stopReadingAhead();
   syncA.stop();
   syncB.stop();
   for (const i of [a, b]) {

@@ -131,6 +131,9 @@ export class Cluster {
     i.auth.shareAcrossInstances((change) => this.sync.sessionChanged(change));
     i.systemSettings.onSaved(() => this.sync.settingsChanged('system'));
     i.uptime.readReceiptsFromStore();
+    // Off the leader, followed reports are only noted; while dashboards poll, they are read
+    // and rendered in the background so a poll finds little to catch up (docs/postgresql.md).
+    i.front.readAheadOfReaders({ clock: i.clock });
     i.reportEvents.onAccepted((event) => {
       if (!this.remote.has(event)) this.sync.reportApplied(event.nodeId);
     });
@@ -171,6 +174,7 @@ export class Cluster {
   }
 
   async stop(): Promise<void> {
+    this.i.front.stopReadingAhead();
     this.sync.stop();
     await this.sync.flush().catch(() => {});
     await this.leader.stop();

@@ -114,3 +114,45 @@ export function cpuPerReport(
   const text = `${fmt(total)} µs/report (${rows.map(([k, us]) => `${k} ${fmt(us)}`).join(', ')})`;
   return { total, text };
 }
+
+/**
+ * CPU seconds used so far by each PostgreSQL server process on this machine (backends, WAL
+ * writer, checkpointer…), keyed by "pid role", e.g. "812 postgres: 15/main: walwriter". The
+ * whole server's: other sessions count too. A backend that starts between two readings counts
+ * from its start; one that ends is left out.
+ */
+export function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      // Group by role: "backend" for client sessions (their title names the client and state).
+      const role = cmd.startsWith('/')
+        ? 'postmaster'
+        : (/^postgres: [^:]+: (\w[\w ]*?)(?: process)?$/.exec(cmd)?.[1] ?? 'backend');
+      out.set(`${pid} pg:${role}`, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the process ended
+    }
+  }
+  return out;
+}
+
+/**
+ * Starts counting what a report costs outside Dash: the load generator's CPU and, when Dash
+ * runs on PostgreSQL, the server's (postgresCpu). With Dash's own figure this is the whole
+ * machine's budget per report (two cores: 2e6 / rate µs each).
+ */
+export function outsideDashCpu(generatorPid: number, postgres: boolean) {
+  const gen0 = threadCpu(generatorPid);
+  const pg0 = postgres ? postgresCpu() : undefined;
+  return (reports: number): string => {
+    const gen = cpuPerReport(gen0, threadCpu(generatorPid), reports).text;
+    if (!pg0) return `generator ${gen}`;
+    return `PostgreSQL (whole server) ${cpuPerReport(pg0, postgresCpu(), reports).text}; generator ${gen}`;
+  };
+}

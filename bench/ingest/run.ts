@@ -38,6 +38,7 @@ import { printTargets, type TargetFigures } from './targets.js';
 import { sealLeftovers, sealedBytes, storedBytes, storedReports, tableBytes } from './sqlite.js';
 import {
   cpuPerReport,
+  outsideDashCpu,
   rssMb,
   threadCpu,
   threadsCpu,
@@ -308,6 +309,7 @@ async function main(): Promise<void> {
     if (phases.has('open')) {
       const before = await tableTotal();
       const cpuBeforeOpen = threadsCpu(pids);
+      const outside = outsideDashCpu(gen.pid!, db !== undefined);
       const writtenBeforeOpen = db ? 0 : writtenBytes(pid);
       const threadsBeforeOpen = db ? new Map<string, number>() : threadWritten(pid);
       const walBeforeOpen = await db?.walPosition();
@@ -332,6 +334,7 @@ async function main(): Promise<void> {
       console.log(line(`dash open loop ${RATE}/s`, open));
       console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
       console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
+      console.log(`CPU per report, open loop, outside Dash: ${outside(open.ok)}`);
       if (db) {
         console.log(
           `PostgreSQL WAL per report, open loop (whole server, other sessions included): ${fmt(openWritten / 1024, 2)} KiB`,

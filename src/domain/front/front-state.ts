@@ -16,6 +16,7 @@ import {
 import type { RuntimeView } from './runtime-view.js';
 import { ViewArena, ViewSlab, type ArenaStats } from './view-slab.js';
 import { FollowBacklog } from './follow-backlog.js';
+import { FollowReadAhead, type ReadAheadOptions } from './follow-read-ahead.js';
 
 export type { SidePayloads } from './render.js';
 
@@ -70,6 +71,9 @@ export class FrontState {
   private sorted: FrontItem[] | undefined;
   private rev = 0;
   private readonly backlog = new FollowBacklog((ids) => this.stageFollowed(ids));
+  private readAhead: FollowReadAhead | undefined;
+  /** Nodes a catch-up staged while reading ahead, for it to render (renderFollowed). */
+  private readonly stagedFollowed = new Set<number>();
 
   constructor(private readonly opts: FrontStateOptions) {}
 
@@ -202,6 +206,7 @@ export class FrontState {
   follow(nodeIds: readonly number[]): void {
     if (nodeIds.length === 0) return;
     this.backlog.note(nodeIds);
+    this.readAhead?.noted();
     // A node without a view (or not known here yet) joins the list with this report: a list
     // change, which readers fold in at once rather than within their refresh interval.
     this.changed(nodeIds.some((id) => this.entries.get(id)?.receivedAt === undefined));
@@ -212,7 +217,39 @@ export class FrontState {
    * read; undefined when none waits (nothing to await: the state is as fresh as the store).
    */
   catchUp(): Promise<void> | undefined {
+    this.readAhead?.readerSeen();
     return this.backlog.catchUp();
+  }
+
+  /**
+   * While front views are read (a catchUp() within the window), catches up with followed
+   * reports in the background, so readers find little to catch up (FollowReadAhead). For an
+   * instance that may not lead; the leader never calls follow(), so it never reads ahead.
+   */
+  readAheadOfReaders(opts: Omit<ReadAheadOptions, 'warn'>): void {
+    this.readAhead?.stop();
+    const backlog = this.backlog;
+    this.readAhead = new FollowReadAhead(
+      {
+        catchUp: () => backlog.catchUp(),
+        renderFollowed: (max) => this.renderFollowed(max),
+        get unread() {
+          return backlog.size;
+        },
+      },
+      { ...opts, warn: this.opts.warn },
+    );
+  }
+
+  stopReadingAhead(): void {
+    this.readAhead?.stop();
+    this.readAhead = undefined;
+    this.stagedFollowed.clear();
+  }
+
+  /** Views staged and not rendered yet (rendered when first read; for tests and diagnosis). */
+  get unrenderedViews(): number {
+    return this.pendingCount();
   }
 
   /** Nodes follow() noted and no catchUp() re-read yet. */
@@ -369,10 +406,28 @@ export class FrontState {
       for (const row of rows) {
         // A node created on another instance: loadNode reads its projection itself.
         if (!this.entries.has(row.nodeId)) await this.loadNode(row.nodeId);
-        else if (this.stage(row)) staged = true;
+        else if (this.stage(row)) {
+          staged = true;
+          if (this.readAhead) this.stagedFollowed.add(row.nodeId);
+        }
       }
       if (staged) this.changed(false);
     }
+  }
+
+  /** Renders up to `max` of the views catch-ups staged while reading ahead; returns how many are left. */
+  private renderFollowed(max: number): number {
+    let done = 0;
+    for (const id of this.stagedFollowed) {
+      if (done === max) break;
+      this.stagedFollowed.delete(id);
+      const e = this.entries.get(id);
+      // Rendered by a reader meanwhile, or replaced by a newer report: nothing to do.
+      if (!e?.pending) continue;
+      this.settle(e);
+      done++;
+    }
+    return this.stagedFollowed.size;
   }
 
   /** A stored projection's runtime view; undefined, with a warning, when it is unreadable. */
