@@ -14,9 +14,10 @@ export const HEAP_GROWING_PERCENT = 30;
 /**
  * The same on PostgreSQL, where CPU is what runs out first: two instances, PostgreSQL and
  * the agents' traffic share the cores, and at 30 % V8's helper threads marked the HTTP
- * isolates so often that garbage collection took 90-165 µs of a report's ~600 µs budget
- * (two cores at 3,333 reports/s). At 100 % that fell to 74-82 µs and Dash's CPU per report by
- * 15-25 %, for 30-70 MB more RSS per instance (docs/postgresql.md "Per-report CPU budget").
+ * isolates so often that V8's helper threads took 134-208 µs of a report's ~600 µs budget
+ * (two cores at 3,333 reports/s). At 100 % they took 67-111 µs and Dash's CPU per report fell
+ * by 14-25 % in four of five A/B pairs, for 30-70 MB more RSS per instance (docs/postgresql.md
+ * "Per-report CPU budget").
  */
 export const PG_HEAP_GROWING_PERCENT = 100;
 
