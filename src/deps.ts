@@ -296,11 +296,11 @@ export async function createDeps(
     reportEvents,
     nodeEvents,
     ...(cluster ? { collects: () => cluster.leading() } : {}),
-    // On the ingest writer thread where there is one (never the in-memory inline backend's).
-    storeBatch:
-      ingestMode === 'worker' && ingestBackend.applyTraffic
-        ? (batch) => ingestBackend.applyTraffic!(batch)
-        : undefined,
+    // On the ingest writer thread where there is one (never the in-memory inline backend's),
+    // paced: its chunks hold that thread and the write slot (docs/ingest-performance.md).
+    ...(ingestMode === 'worker' && ingestBackend.applyTraffic
+      ? { storeBatch: (b) => ingestBackend.applyTraffic!(b), paced: true }
+      : {}),
   });
   scheduler.add(trafficCollectJob(traffic.collector, flushIntervalOf(config)));
   scheduler.add(once(trafficMaintenanceJob((now) => traffic.maintain(now))));
@@ -437,6 +437,7 @@ export async function createDeps(
       if (closed) return;
       closed = true;
       traffic.rebuild.setAvailable(false);
+      traffic.collector.hurry(); // a flush in progress ends without its gaps
       await scheduler.stop();
       await traffic.rebuild.settled();
       await traffic.collector.flush().catch((err: unknown) => log.error({ err }, 'traffic flush'));

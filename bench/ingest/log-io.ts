@@ -19,10 +19,10 @@ export async function scrapeLogIo(port: number): Promise<Map<string, number>> {
 
 /**
  * The ingest threads' disk writes per report by source over a window (docs/ingest-disk-writes.md):
- * what the log appends, what seals and rotations dirtied (page writes measured around them),
- * and the rest of the threads' writes: the log's tail page re-dirtied after each sync, SQLite
- * writes of batches (new devices, first projections, traffic on the first thread) and the
- * checkpoints their commits ran.
+ * what the log appends and the zero bytes its syncs pad it with to a page, what seals and
+ * rotations dirtied (page writes measured around them), and the rest of the threads' writes:
+ * SQLite writes of batches (new devices, first projections, traffic on the first thread), the
+ * checkpoints their commits ran, and a log page written twice where padding was not written.
  */
 export function logIoBreakdown(
   before: Map<string, number>,
@@ -35,6 +35,7 @@ export function logIoBreakdown(
   const seal = d('bytes:written_seal');
   const rotation = d('bytes:written_rotation');
   const appended = d('bytes:appended_samples') + d('bytes:appended_projections');
+  const padding = d('bytes:padding');
   const syncs = d('events:syncs');
   const seals = d('events:seals');
   return [
@@ -42,8 +43,8 @@ export function logIoBreakdown(
       `${seals === 0 ? ': NOT a steady state, no seal fell in it' : ''}): ${per(thread)} in all`,
     `  log appends ${per(appended)} (samples ${per(d('bytes:appended_samples'))}, projections ${per(d('bytes:appended_projections'))})`,
     `  syncs ${fmt(syncs)}, ${fmt(d('events:synced_reports') / Math.max(1, syncs), 1)} reports per sync; ` +
-      `tail pages, batch SQLite writes and their checkpoints (the rest) ${per(thread - appended - seal - rotation)}` +
-      ` (one 4 KiB page per sync would be ${per(syncs * 4096)})`,
+      `padding to pages ${per(padding)}; ` +
+      `batch SQLite writes and their checkpoints (the rest) ${per(thread - appended - padding - seal - rotation)}`,
     `  seal steps ${per(seal)} (block data ${per(d('bytes:sealed_blocks'))}, ${fmt(d('events:stored_projections'))} projections ` +
       `stored in node_current, ${fmt(d('events:carried_projections'))} carried; WAL and checkpoints included)`,
     `  rotations ${per(rotation)} (log files written ${per(d('bytes:rotated'))})`,

@@ -67,6 +67,14 @@ export class StepPacer {
     await this.wait(this.gapMs());
   }
 
+  /**
+   * Counts a step that ran elsewhere and took `ms` (a traffic chunk the HTTP thread sized and an
+   * ingest thread stored): its gap and the next step's scale follow from it as from `timed`.
+   */
+  record(ms: number): void {
+    this.note(ms);
+  }
+
   /** Runs `fn` now, timed as a step (its gap is waited before the next one). */
   timed<T>(fn: () => T): T {
     const t0 = this.clock();
@@ -90,4 +98,9 @@ export class StepPacer {
 /** The event-loop wait of a thread: a timer for a gap, else the next turn after I/O. */
 export function eventLoopWait(ms: number): Promise<void> {
   return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+}
+
+/** A pacer of the calling thread's background steps, on its monotonic clock and event loop. */
+export function threadPacer(pace: PaceOptions = BACKGROUND_PACE): StepPacer {
+  return new StepPacer(() => performance.now(), eventLoopWait, pace);
 }

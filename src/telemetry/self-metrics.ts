@@ -109,7 +109,8 @@ export class SelfMetrics implements IngestObserver, JobObserver {
         name: 'dash_ingest_log_bytes_total',
         help:
           'SQLite ingest threads: bytes by source. appended_samples/appended_projections: records ' +
-          'appended to the open-block logs; sealed_blocks: block data stored by seals; ' +
+          'appended to the open-block logs; padding: zero bytes syncs padded the logs with to a ' +
+          'page boundary; sealed_blocks: block data stored by seals; ' +
           'rotated: log files written by rotations; written_seal, written_rotation, ' +
           'written_thread: page writes charged (/proc write_bytes) during seal steps, rotation ' +
           'steps, and in all of the threads.',
@@ -121,6 +122,7 @@ export class SelfMetrics implements IngestObserver, JobObserver {
           if (!t) return;
           this.inc({ source: 'appended_samples' }, t.sampleBytes);
           this.inc({ source: 'appended_projections' }, t.projectionBytes);
+          this.inc({ source: 'padding' }, t.paddingBytes);
           this.inc({ source: 'sealed_blocks' }, t.blockBytes);
           this.inc({ source: 'rotated' }, t.rotationBytes);
           this.inc({ source: 'written_seal' }, t.sealWritten);

@@ -9,7 +9,8 @@ export const SYNCS_IN_FLIGHT = 2;
 /**
  * Group commit delay (`ingest_commit_delay`, commit-delay.ts): a sync waits up to `delayMs`
  * after the oldest answer it would release arrived, so that more batches share it (each sync
- * re-dirties the log's 4 KiB tail page), unless `shareBytes` of records wait already.
+ * pads the log to a 4 KiB page: half a page on average), unless `shareBytes` of records wait
+ * already.
  */
 export interface CommitDelay {
   delayMs: number;

@@ -9,9 +9,10 @@ export interface IngestBackend extends ReportProcessor, MetricsMaintenance {
   /**
    * Stores a batch of the traffic collector's rows on the ingest writer connection, so its
    * statements (and their commit) do not run on the HTTP thread. Only the SQLite backends
-   * have one; elsewhere the collector writes through its repository.
+   * have one; elsewhere the collector writes through its repository. Resolves with how long
+   * the transaction held the ingest thread (ms), which paces the collector's next chunks.
    */
-  applyTraffic?(batch: TrafficBatch): Promise<void>;
+  applyTraffic?(batch: TrafficBatch): Promise<number | undefined>;
   /**
    * Resolves once the pipeline can take reports without waiting for its threads to load (the
    * worker backends; the others are always ready).

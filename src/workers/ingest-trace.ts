@@ -56,6 +56,8 @@ const round = (n: number) => Math.round(n * 10) / 10;
 class TraceWindow {
   private values = new Map<Stage, number[]>(STAGES.map((s) => [s, []]));
   private events: string[] = [];
+  /** Steps counted per name this second: how many, the longest, the slowest answer. */
+  private tallies = new Map<string, { n: number; longestMs: number; answerMs: number }>();
   private gc = { count: 0, ms: 0, maxMs: 0, major: 0 };
   /** Group fsyncs that answered reports, and those that synced the WAL too. */
   private syncs = { count: 0, wal: 0, batches: 0 };
@@ -85,6 +87,18 @@ class TraceWindow {
     this.events.push(text);
   }
 
+  /**
+   * Counts a step that took `stepMs` on its thread (undefined: not timed) and was answered
+   * `answerMs` after it was asked for; printed as one event per name each second.
+   */
+  tally(name: string, stepMs: unknown, answerMs: number): void {
+    let t = this.tallies.get(name);
+    if (!t) this.tallies.set(name, (t = { n: 0, longestMs: 0, answerMs: 0 }));
+    t.n++;
+    if (typeof stepMs === 'number') t.longestMs = Math.max(t.longestMs, stepMs);
+    t.answerMs = Math.max(t.answerMs, answerMs);
+  }
+
   sync(trace: SyncTrace): void {
     this.syncs.count++;
     if (trace.wal) this.syncs.wal++;
@@ -105,6 +119,12 @@ class TraceWindow {
       max[s] = round(v[v.length - 1] ?? 0);
       this.values.set(s, []);
     }
+    for (const [name, t] of this.tallies) {
+      this.events.push(
+        `${name}:${t.n}steps,longest ${round(t.longestMs)}ms,answer ${Math.round(t.answerMs)}ms`,
+      );
+    }
+    this.tallies.clear();
     const line = {
       at: Math.floor(traceNow() / 1000),
       n,

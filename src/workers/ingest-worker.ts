@@ -147,6 +147,7 @@ function sendIo(force = false): void {
   ioSentAt = t;
   io.sampleBytes = committer.appended.samples;
   io.projectionBytes = committer.appended.projections;
+  io.paddingBytes = logFile.padding;
   io.threadWritten = threadWrittenBytes();
   port.postMessage({ io: { ...io } } satisfies FromWorker);
 }
@@ -166,7 +167,11 @@ const walFd = (() => {
 /** The log's size when the last sync started: what was appended since waits for the next. */
 let syncedSize = logFile.size;
 const groupSync = new GroupSync<Answer>(
-  (done) => logFile.sync(done),
+  (done) => {
+    logFile.sync(done);
+    // After the sync's padding (open-log.ts), which is not waiting for the next sync.
+    syncedSize = logFile.size;
+  },
   (done) => fdatasync(walFd(), done),
   (answers, transfer, failure, trace) => {
     if (failure) {
@@ -186,7 +191,6 @@ const groupSync = new GroupSync<Answer>(
     // A rotation replaced the file when it is smaller: its size then says nothing (sync at once).
     pendingBytes: () => logFile.size - syncedSize,
     onStart: (answers) => {
-      syncedSize = logFile.size;
       io.syncs++;
       io.syncedReports += answers;
     },

@@ -12,6 +12,8 @@ export interface OpenLogIo {
   sampleBytes: number;
   /** Framed projection records appended (one per node every 30–45 s). */
   projectionBytes: number;
+  /** Zero bytes the syncs padded the log with, up to a page boundary (open-log.ts). */
+  paddingBytes: number;
   /** fdatasyncs of the log, and the reports they acknowledged. */
   syncs: number;
   syncedReports: number;
@@ -33,6 +35,7 @@ export function emptyOpenLogIo(): OpenLogIo {
   return {
     sampleBytes: 0,
     projectionBytes: 0,
+    paddingBytes: 0,
     syncs: 0,
     syncedReports: 0,
     seals: 0,

@@ -25,9 +25,37 @@ export const QUEUE_LIMIT = 2_000_000;
  * Samples stored per transaction: whole nodes, so each node's pages are written once per
  * flush. A transaction holds the ingest thread that runs it (and the write slot both ingest
  * threads share), so its size bounds how long report batches wait behind it; the batch is built
- * on the HTTP thread, which yields between chunks.
+ * on the HTTP thread, which yields between chunks. With a pacer, this is the size at full scale.
  */
 export const FLUSH_CHUNK = 4096;
+
+/**
+ * Paces a flush's chunks (platform/step-pacer.ts): after each chunk a gap for the report
+ * batches, and chunks cut down (fewer whole nodes) while their transactions run long.
+ */
+export interface ChunkPacer {
+  /** Fraction of the full chunk size the next chunk should have. */
+  readonly scale: number;
+  /** Waits out the gap the last chunk earned (at least a turn of the event loop). */
+  pause(): Promise<void>;
+  /** The last chunk's transaction took `ms` on the thread that ran it. */
+  record(ms: number): void;
+}
+
+/**
+ * Writes a chunk in one transaction; may resolve with how long the transaction held the thread
+ * that ran it (ms), which paces the next chunks.
+ */
+export type StoreBatch = (batch: TrafficBatch) => Promise<number | void>;
+
+/** How the last flush went: its chunks and the longest of their transactions. */
+export interface FlushReport {
+  chunks: number;
+  samples: number;
+  longestStepMs: number;
+  /** The smallest chunk size used, as a fraction of the full size. */
+  smallestScale: number;
+}
 
 export interface CollectorLimits {
   earlyFlushAt: number;
@@ -77,6 +105,10 @@ export class TrafficCollector {
   private draining: Draining | undefined;
   /** Reports whose counters the full queue refused since the last flush. */
   private refused = 0;
+  /** A stop is under way: chunks at full size, no gaps. */
+  private hurried = false;
+  /** The flush in progress (or the last one). */
+  private report: FlushReport = { chunks: 0, samples: 0, longestStepMs: 0, smallestScale: 1 };
   private cursors: IfaceCursors | undefined;
   /** flush and Lite repairs take turns, so a repair never races a live accumulation. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -96,11 +128,16 @@ export class TrafficCollector {
     private readonly cycleOf: (nodeId: number) => Promise<NodeCycle | undefined>,
     private readonly log: Logger,
     /** Writes a chunk in one transaction (by default through the repository). */
-    private readonly storeBatch: (batch: TrafficBatch) => Promise<void> = (b) => repo.apply(b),
+    private readonly storeBatch: StoreBatch = (b) => repo.apply(b),
     private readonly limits: CollectorLimits = {
       earlyFlushAt: EARLY_FLUSH_AT,
       queueLimit: QUEUE_LIMIT,
     },
+    /**
+     * Paces the chunks when `storeBatch` runs them on a thread that report batches need too
+     * (SQLite's first ingest thread); without one, chunks follow each other at full size.
+     */
+    private readonly pacer?: ChunkPacer,
   ) {}
 
   enqueue(report: QueuedReport): void {
@@ -225,6 +262,19 @@ export class TrafficCollector {
     return this.inTurn(() => this.flushNow());
   }
 
+  /** How the last flush (or the one in progress) went. */
+  get lastFlush(): FlushReport {
+    return { ...this.report };
+  }
+
+  /**
+   * A stop is under way: the flush in progress and the next ones store full-size chunks
+   * without gaps, so the stop's own flush ends soon (a stop seals unpaced for the same reason).
+   */
+  hurry(): void {
+    this.hurried = true;
+  }
+
   /**
    * Runs `read` (one store statement about node `nodeId`) and returns with it the interface's
    * samples not stored yet and its last stored sample, all as of the same moment: no chunk is
@@ -303,6 +353,7 @@ export class TrafficCollector {
       this.log.warn({ reports: this.refused }, 'traffic queue full; newer counters refused');
       this.refused = 0;
     }
+    this.report = { chunks: 0, samples: 0, longestStepMs: 0, smallestScale: 1 };
     // A queue left half stored by a failed run first, then what was queued when the flush
     // began: reports arriving meanwhile wait for the next one, so a flush ends under load.
     let stored = this.draining ? await this.drain(this.draining) : 0;
@@ -317,9 +368,17 @@ export class TrafficCollector {
 
   private async drain(d: Draining): Promise<number> {
     let stored = 0;
+    let first = true;
     while (d.done < d.nodes.length) {
+      const pacer = this.hurried ? undefined : this.pacer;
+      // The gap the last chunk earned (the report batches' turn on the storing thread); reads
+      // run in it too, as no chunk is in flight.
+      if (pacer) await pacer.pause();
+      else if (!first) await nextTurn();
+      first = false;
+      const scale = pacer?.scale ?? 1;
       // Whole nodes up to the chunk size (one node alone may pass it).
-      const chunk = this.limits.flushChunk ?? FLUSH_CHUNK;
+      const chunk = Math.max(1, Math.floor((this.limits.flushChunk ?? FLUSH_CHUNK) * scale));
       let end = d.done + 1;
       const from = d.starts[d.done] as number;
       while (end < d.nodes.length && (d.starts[end + 1] as number) - from <= chunk) end++;
@@ -331,8 +390,15 @@ export class TrafficCollector {
         for (let j = from; j < (d.starts[end] as number); j++) {
           samples.push(d.queue.sample(d.order[j] as number));
         }
-        stored += await this.store(samples);
+        const { count, ms } = await this.store(samples);
+        stored += count;
         d.done = end;
+        if (ms !== undefined) pacer?.record(ms);
+        const r = this.report;
+        r.chunks++;
+        r.samples += samples.length;
+        r.longestStepMs = Math.max(r.longestStepMs, ms ?? 0);
+        r.smallestScale = Math.min(r.smallestScale, scale);
       } catch (err) {
         // The transaction rolled back: reload cursors from the store and keep the samples.
         this.cursors = undefined;
@@ -341,14 +407,16 @@ export class TrafficCollector {
         this.chunk = undefined;
         release();
       }
-      if (d.done < d.nodes.length) await nextTurn();
     }
     if (this.draining === d) this.draining = undefined;
     return stored;
   }
 
-  /** Stores one chunk of samples (grouped by node) in one transaction; returns how many. */
-  private async store(samples: QueuedSample[]): Promise<number> {
+  /**
+   * Stores one chunk of samples (grouped by node) in one transaction; returns how many, and how
+   * long the transaction took when the store says.
+   */
+  private async store(samples: QueuedSample[]): Promise<{ count: number; ms?: number }> {
     if (!this.cursors) {
       this.cursors = new IfaceCursors(this.names, await this.repo.ifaceStates());
     }
@@ -360,7 +428,7 @@ export class TrafficCollector {
       if (cycle) windows.set(s.nodeId, this.windowsOf(s.nodeId, cycle));
     }
     const batch = pairBatch(samples, this.cursors, windows);
-    await this.storeBatch(batch);
-    return batch.counters.length;
+    const ms = await this.storeBatch(batch);
+    return { count: batch.counters.length, ms: typeof ms === 'number' ? ms : undefined };
   }
 }

@@ -1,16 +1,17 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type {
-  NodesRepo,
-  TrafficAdjustmentsRepo,
-  TrafficBatch,
-  TrafficRepo,
-} from '../../store/ports.js';
+import { threadPacer } from '../../platform/step-pacer.js';
+import type { NodesRepo, TrafficAdjustmentsRepo, TrafficRepo } from '../../store/ports.js';
 import type { AcceptedReport, ReportEvents } from '../ingest/report-events.js';
 import type { NodeEvents } from '../nodes/node-events.js';
 import type { TrafficSettingsService } from '../settings/traffic-settings.js';
 import { TrafficAdjustments } from './adjustments.js';
-import { TrafficCollector, type QueuedReport } from './collector.js';
+import {
+  TrafficCollector,
+  type ChunkPacer,
+  type QueuedReport,
+  type StoreBatch,
+} from './collector.js';
 import { NodeCycles } from './node-cycles.js';
 import { TrafficReads } from './reads.js';
 import { TrafficRebuild } from './rebuild.js';
@@ -63,11 +64,23 @@ export function createTraffic(d: {
    * Where the collector's batches are written, when not through `traffic` on this thread
    * (the ingest writer thread, which keeps the statements off the HTTP thread).
    */
-  storeBatch?: (batch: TrafficBatch) => Promise<void>;
+  storeBatch?: StoreBatch;
+  /**
+   * `storeBatch` runs on a thread the report batches need too: a gap after each chunk, and
+   * fewer nodes per chunk while they run long (a pacer of this thread's, unless one is given).
+   */
+  paced?: boolean | ChunkPacer;
 }): Traffic {
   const retentionMs = d.retentionDays * DAY_MS;
   const cycles = new NodeCycles(d.nodes, d.appZone);
-  const collector = new TrafficCollector(d.traffic, (id) => cycles.get(id), d.log, d.storeBatch);
+  const collector = new TrafficCollector(
+    d.traffic,
+    (id) => cycles.get(id),
+    d.log,
+    d.storeBatch,
+    undefined,
+    d.paced === true ? threadPacer() : d.paced || undefined,
+  );
   // Only queue the counters here: this runs on the HTTP thread of the ingest path.
   d.reportEvents.onAccepted((event) => {
     if (d.collects?.() === false) return;

@@ -25,8 +25,11 @@ export type EngineRequest =
 export type EngineResponse<R extends EngineRequest> = R extends { type: 'rollup' }
   ? RollupRunResult
   : R extends { type: 'traffic' }
-    ? void
+    ? TrafficStepResult
     : RetentionRunResult;
+
+/** A stored traffic chunk: how long its transaction held the thread (undefined: not timed). */
+export type TrafficStepResult = number | undefined;
 
 /** The writer a runner serves: MetricsEngine (rows) or OpenLogCommitter (the open-block log). */
 export interface MetricsWriter extends BatchCommitter {
@@ -80,8 +83,9 @@ export class EngineRunner implements BatchCommitter {
 
   handle<R extends EngineRequest>(req: R): Promise<EngineResponse<R>> {
     return new Promise<EngineResponse<R>>((resolve, reject) => {
-      // Traffic chunks are one step each and stay unpaced.
-      const pacer = req.type === 'traffic' ? undefined : this.pace?.pacer();
+      // A traffic chunk is one step, paced by the collector that sizes the chunks (its
+      // pacer is told each chunk's time, the answer); this one only times it.
+      const pacer = this.pace?.pacer();
       // A rollup's steps shrink with the pacer's scale while they run long.
       const scale = (): number => pacer?.scale ?? 1;
       const gen =
@@ -123,25 +127,41 @@ export class EngineRunner implements BatchCommitter {
     };
     // A paced task's last step earned the batches a gap; otherwise the next turn, after the
     // batches that arrived meanwhile.
-    const gap = this.tasks[0]?.pacer?.gapMs() ?? 0;
+    const gap = this.next()?.pacer?.gapMs() ?? 0;
     if (gap > 0) setTimeout(run, gap);
     else setImmediate(run);
   }
 
+  /**
+   * The task to step next: a traffic chunk (one step, paced by the collector) before the next
+   * step of a rollup or retention run, which are separate transactions like the report
+   * batches' that run between them: a chunk behind a whole rollup held the flush, and the
+   * traffic reads waiting for that chunk, for seconds.
+   */
+  private next() {
+    return this.tasks.find((t) => t.type === 'traffic') ?? this.tasks[0];
+  }
+
   private step(): void {
-    const task = this.tasks[0];
+    const task = this.next();
     if (task) {
       const slot = this.engine.slot;
       slot.acquire();
       try {
         const r = task.pacer ? task.pacer.timed(() => task.gen.next()) : task.gen.next();
         if (r.done) {
-          this.tasks.shift();
-          if (task.pacer) this.pace?.done?.(task.type, task.pacer);
-          task.resolve(r.value);
+          this.tasks.splice(this.tasks.indexOf(task), 1);
+          if (task.type === 'traffic') {
+            // The repository's promise carries a failure of the statements to the waiter.
+            const ms: TrafficStepResult = task.pacer?.longestStepMs;
+            Promise.resolve(r.value).then(() => task.resolve(ms), task.reject);
+          } else {
+            if (task.pacer) this.pace?.done?.(task.type, task.pacer);
+            task.resolve(r.value);
+          }
         }
       } catch (err) {
-        this.tasks.shift();
+        this.tasks.splice(this.tasks.indexOf(task), 1);
         task.reject(err);
       } finally {
         slot.release();

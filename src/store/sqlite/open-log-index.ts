@@ -11,6 +11,7 @@ import {
   HEADER_BYTES,
   RECORD_FRAME_BYTES,
   decodeHeader,
+  itemBytes,
   scanRecords,
   type OpenLogHeader,
 } from './open-log.js';
@@ -46,6 +47,8 @@ export class OpenLogIndex {
   private nodes = new Map<number, NodeEntries>();
   private count = 0;
   header: OpenLogHeader | undefined;
+  /** A version 2 file, whose syncs pad to a page (open-log.ts). */
+  private padded = false;
 
   constructor(readonly path: string) {}
 
@@ -72,16 +75,18 @@ export class OpenLogIndex {
       const want = Math.min(chunk, size - this.end);
       const buf = Buffer.allocUnsafe(want);
       const got = readSync(this.fd, buf, 0, want, this.end);
-      const { records, end } = scanRecords(buf.subarray(0, got));
+      const padded = this.padded;
+      const read = buf.subarray(0, got);
+      const { records, end } = scanRecords(read, 0, { base: this.end, padded });
       for (const r of records) this.add(this.end + r.offset, r.payload);
+      const item = itemBytes(read, this.end, padded) ?? 0;
       this.end += end;
       if (end > 0) return this.end >= size;
-      // No whole record read: one longer than the chunk (read it whole), or one still being
-      // written (the next call reads it again).
-      const len = got >= RECORD_FRAME_BYTES ? buf.readUInt32LE(0) : 0;
-      if (got === want && want < size - this.end && want < RECORD_FRAME_BYTES + len) {
+      // Nothing whole read: a record (or padding) longer than the chunk (read it whole), or
+      // one still being written (the next call reads it again).
+      if (got === want && want < size - this.end && want < item) {
         if (chunk >= READ_CHUNK) throw new Error(`record too large in ${this.path}`);
-        chunk = Math.min(READ_CHUNK, RECORD_FRAME_BYTES + len);
+        chunk = Math.min(READ_CHUNK, item);
         continue;
       }
       if (want === READ_CHUNK && got === want) throw new Error(`record too large in ${this.path}`);
@@ -106,8 +111,11 @@ export class OpenLogIndex {
         this.reset();
         return 0;
       }
-      this.header = decodeHeader(head);
-      if (!this.header) throw new Error(`${this.path} is not a Dash open-block log`);
+      const decoded = decodeHeader(head);
+      if (!decoded) throw new Error(`${this.path} is not a Dash open-block log`);
+      const { padded, ...header } = decoded;
+      this.header = header;
+      this.padded = padded;
     }
     const size = fstatSync(this.fd).size;
     if (size < this.end) {
@@ -189,5 +197,6 @@ export class OpenLogIndex {
     this.nodes = new Map();
     this.count = 0;
     this.header = undefined;
+    this.padded = false;
   }
 }

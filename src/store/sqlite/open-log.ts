@@ -19,19 +19,31 @@ import { crc32 } from 'node:zlib';
  * The open-block log: an append-only file per ingest thread holding the records of reports not
  * yet sealed into blocks (docs/ingest-disk-writes.md). Appends go to the end of the file and one
  * fdatasync covers every append before it (group commit), so a batch costs the bytes of its
- * records plus the one partly filled page at the tail, where a SQLite commit rewrites a page per
- * node touched.
+ * records rounded up to whole pages, where a SQLite commit rewrites a page per node touched.
  *
  * Layout: a 24-byte header (magic, format version, shard, the seal boundary the file starts
  * at), then records, each framed as u32 length, u32 CRC-32 of the payload, payload. A crash can
  * leave a torn last record (short, or with a wrong checksum); opening drops it and everything
  * after it. A record is only acknowledged after the fdatasync that follows its append, so a torn
  * record was never acknowledged.
+ *
+ * Version 2 pads each sync to a page: `sync` first writes zero bytes up to the next multiple of
+ * PAGE_BYTES (file offset), so the next append starts on a fresh page. Without it, every
+ * fdatasync left the tail page clean and the next append dirtied it again, so the kernel wrote
+ * that page once per sync (~4 KiB per sync on top of the records); a hole instead of written
+ * zeros costs more (the kernel zeroes the old tail page when the file is extended past it).
+ * Padding is a zero length (never a record's: payloads are not empty) at least FRAME_BYTES
+ * before a page boundary, followed by zero bytes up to that boundary; a batch that ends closer
+ * to the boundary than that is not padded. Version 1 files (no padding) are still replayed.
  */
 
 const MAGIC = 0x474c4f44; // "DOLG"
-const VERSION = 1;
+/** Version of new files; version 1 files (written before padding) are read as well. */
+const VERSION = 2;
+const FIRST_PADDED_VERSION = 2;
 export const HEADER_BYTES = 24;
+/** The page a sync pads to (the kernel's page and the file system's block on common setups). */
+export const PAGE_BYTES = 4096;
 const FRAME_BYTES = 8;
 /** Length and checksum before each record's payload. */
 export const RECORD_FRAME_BYTES = FRAME_BYTES;
@@ -54,11 +66,41 @@ export function encodeHeader(h: OpenLogHeader): Buffer {
   return b;
 }
 
-export function decodeHeader(b: Uint8Array): OpenLogHeader | undefined {
+export interface DecodedHeader extends OpenLogHeader {
+  /** Whether syncs pad to a page in this file (version 2 on): see `scanRecords`. */
+  padded: boolean;
+}
+
+export function decodeHeader(b: Uint8Array): DecodedHeader | undefined {
   if (b.length < HEADER_BYTES) return undefined;
   const buf = Buffer.from(b.buffer, b.byteOffset, HEADER_BYTES);
-  if (buf.readUInt32LE(0) !== MAGIC || buf.readUInt32LE(4) !== VERSION) return undefined;
-  return { shard: buf.readUInt32LE(8), from: buf.readDoubleLE(16) };
+  const version = buf.readUInt32LE(4);
+  if (buf.readUInt32LE(0) !== MAGIC || version < 1 || version > VERSION) return undefined;
+  return {
+    shard: buf.readUInt32LE(8),
+    from: buf.readDoubleLE(16),
+    padded: version >= FIRST_PADDED_VERSION,
+  };
+}
+
+/**
+ * Bytes of padding a sync writes at file offset `end`: up to the next page boundary, none when
+ * the file ends on one or too close to one for a frame (the next append then shares that page).
+ */
+export function paddingAt(end: number): number {
+  const gap = PAGE_BYTES - (end % PAGE_BYTES);
+  return gap === PAGE_BYTES || gap < FRAME_BYTES ? 0 : gap;
+}
+
+/**
+ * Bytes the item (a record, or padding in a padded file) starting `bytes` takes, read from its
+ * length; undefined when fewer than a frame's bytes are there.
+ */
+export function itemBytes(bytes: Uint8Array, at: number, padded: boolean): number | undefined {
+  if (bytes.length < FRAME_BYTES) return undefined;
+  const len = Buffer.from(bytes.buffer, bytes.byteOffset, FRAME_BYTES).readUInt32LE(0);
+  if (len === 0 && padded) return paddingAt(at) || FRAME_BYTES;
+  return FRAME_BYTES + len;
 }
 
 /** Frames payloads for one append: length, checksum, bytes, for each. */
@@ -83,13 +125,36 @@ export interface ScanResult {
   end: number;
 }
 
-/** Whole records of `bytes` from `start`; stops at the first short or damaged record. */
-export function scanRecords(bytes: Uint8Array, start = 0): ScanResult {
+/** Where `bytes` are in the file: page boundaries are file offsets. */
+export interface ScanLayout {
+  /** File offset of `bytes[0]`. */
+  base: number;
+  /** A version 2 file: zero lengths are padding to a page boundary (see `paddingAt`). */
+  padded: boolean;
+}
+
+const UNPADDED: ScanLayout = { base: 0, padded: false };
+
+/**
+ * Whole records of `bytes` from `start`; stops at the first short or damaged record, or at
+ * padding that is short (the file ends inside it: a torn sync) or holds a non-zero byte.
+ */
+export function scanRecords(
+  bytes: Uint8Array,
+  start = 0,
+  layout: ScanLayout = UNPADDED,
+): ScanResult {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const records: ScanResult['records'] = [];
   let pos = start;
   while (pos + FRAME_BYTES <= bytes.length) {
     const len = view.getUint32(pos, true);
+    if (len === 0 && layout.padded) {
+      const pad = paddingAt(layout.base + pos);
+      if (pad === 0 || pos + pad > bytes.length || !allZero(bytes, pos + 4, pos + pad)) break;
+      pos += pad;
+      continue;
+    }
     if (len === 0 || len > MAX_RECORD_BYTES || pos + FRAME_BYTES + len > bytes.length) break;
     const payload = bytes.subarray(pos + FRAME_BYTES, pos + FRAME_BYTES + len);
     if (crc32(payload) !== view.getUint32(pos + 4, true)) break;
@@ -97,6 +162,14 @@ export function scanRecords(bytes: Uint8Array, start = 0): ScanResult {
     pos += FRAME_BYTES + len;
   }
   return { records, end: pos };
+}
+
+const ZEROS = Buffer.alloc(PAGE_BYTES);
+
+/** Whether bytes [from, to) are all zero (at most a page: padding). */
+function allZero(bytes: Uint8Array, from: number, to: number): boolean {
+  const part = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from);
+  return part.equals(ZEROS.subarray(0, to - from));
 }
 
 function readAll(fd: number): Buffer {
@@ -145,6 +218,8 @@ export class OpenLogFile {
     private end: number,
     readonly replayed: Replayed,
     private start: number,
+    /** Whether syncs pad to a page: not in a version 1 file, until its rotation. */
+    private padded: boolean,
   ) {}
 
   /** The seal boundary the file starts at: every record in it is at or after it. */
@@ -181,14 +256,16 @@ export class OpenLogFile {
         HEADER_BYTES,
         { header: fresh, payloads: [], dropped: 0 },
         fresh.from,
+        true,
       );
     }
     const fd = openSync(path, 'r+');
     try {
       const bytes = readAll(fd);
-      const header = decodeHeader(bytes);
-      if (!header) throw new Error(`${path} is not a Dash open-block log`);
-      const { records, end } = scanRecords(bytes, HEADER_BYTES);
+      const decoded = decodeHeader(bytes);
+      if (!decoded) throw new Error(`${path} is not a Dash open-block log`);
+      const { padded, ...header } = decoded;
+      const { records, end } = scanRecords(bytes, HEADER_BYTES, { base: 0, padded });
       if (end < bytes.length) {
         ftruncateSync(fd, end);
         fdatasyncSync(fd);
@@ -199,6 +276,7 @@ export class OpenLogFile {
         end,
         { header, payloads: records.map((r) => r.payload), dropped: bytes.length - end },
         header.from,
+        padded,
       );
     } catch (err) {
       closeSync(fd);
@@ -209,6 +287,13 @@ export class OpenLogFile {
   get size(): number {
     return this.end;
   }
+
+  /** Zero bytes the syncs of this writer have padded with, across rotations. */
+  get padding(): number {
+    return this.padBytes;
+  }
+
+  private padBytes = 0;
 
   /** Writes framed records at the end; durable only after the next `sync`. */
   append(payloads: readonly Uint8Array[]): void {
@@ -232,13 +317,39 @@ export class OpenLogFile {
     this.end += buf.length;
   }
 
-  /** fdatasync on a libuv thread: every append made before the call is on disk when it ends. */
+  /**
+   * fdatasync on a libuv thread: every append made before the call is on disk when it ends.
+   * The file is first padded to a page (see the layout above), so the appends after the call
+   * start on a page this sync does not write.
+   */
   sync(done: (err: Error | null) => void): void {
+    this.pad();
     fdatasync(this.fd, done);
   }
 
   syncNow(): void {
+    this.pad();
     fdatasyncSync(this.fd);
+  }
+
+  /** Writes the padding up to the next page boundary (a version 2 file only). */
+  private pad(): void {
+    const n = this.padded ? paddingAt(this.end) : 0;
+    if (n === 0) return;
+    try {
+      writeAll(this.fd, ZEROS.subarray(0, n), this.end);
+    } catch {
+      // A full disk: the records before are whole; the sync goes on unpadded (readers stop at
+      // short padding, and the next append overwrites it).
+      try {
+        ftruncateSync(this.fd, this.end);
+      } catch {
+        // Left short: see above.
+      }
+      return;
+    }
+    this.end += n;
+    this.padBytes += n;
   }
 
   /** A rotation in progress: its file beside this one, and how far this file is copied. */
@@ -280,12 +391,13 @@ export class OpenLogFile {
         if (n === 0) break;
         got += n;
       }
-      const { records, end } = scanRecords(buf.subarray(0, got));
+      const layout = { base: next.copied, padded: this.padded };
+      const { records, end } = scanRecords(buf.subarray(0, got), 0, layout);
       if (end === 0) {
-        // One record longer than the step: read exactly it.
-        const len = buf.readUInt32LE(0);
-        if (got >= want && want < FRAME_BYTES + len) {
-          maxBytes = FRAME_BYTES + len;
+        // One record (or padding) longer than the step: read exactly it.
+        const item = itemBytes(buf.subarray(0, got), next.copied, this.padded) ?? FRAME_BYTES;
+        if (got >= want && want < item) {
+          maxBytes = item;
           continue;
         }
         throw new Error(`${this.path} has a damaged record at ${next.copied}`);
@@ -324,6 +436,10 @@ export class OpenLogFile {
     this.copyForRotation(keep);
     const next = this.next!;
     try {
+      // Padded as a sync pads: the first appends to it start on a page of their own.
+      const pad = paddingAt(next.end);
+      writeAll(next.fd, ZEROS.subarray(0, pad), next.end);
+      next.end += pad;
       fdatasyncSync(next.fd);
       renameSync(`${this.path}.next`, this.path);
       syncDir(this.path);
@@ -336,6 +452,7 @@ export class OpenLogFile {
     this.fd = next.fd;
     this.end = next.end;
     this.start = from;
+    this.padded = true;
   }
 
   private abandonRotation(): void {
