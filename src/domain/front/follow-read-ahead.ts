@@ -91,8 +91,9 @@ export class FollowReadAhead {
       await this.target.catchUp();
       while (!this.stopped && this.target.renderFollowed(this.renderSlice) > 0) await nextTurn();
     } catch (err) {
-      // The nodes stay noted: the next reader (or slice) reads them again.
-      this.opts.warn('reading ahead of front view readers failed', { err });
+      // The nodes stay noted: the next reader (or slice) reads them again. After stop() the
+      // store may be closing under a read in flight: nothing to report then.
+      if (!this.stopped) this.opts.warn('reading ahead of front view readers failed', { err });
     } finally {
       this.running = false;
     }
