@@ -18,7 +18,8 @@ function dash(args: string[], env: Record<string, string> = {}, input?: string) 
   });
 }
 
-describe('dash CLI', () => {
+// Each test spawns `dash` through tsx two or three times: seconds each on a busy machine.
+describe('dash CLI', { timeout: 90_000 }, () => {
   it('prints its version', () => {
     const r = dash(['--version']);
     expect(r.status).toBe(0);

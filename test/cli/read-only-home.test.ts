@@ -35,7 +35,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a DASH_HOME on a read-only file system', () => {
+// Each test spawns `dash` through tsx two or three times: seconds each on a busy machine.
+describe('a DASH_HOME on a read-only file system', { timeout: 90_000 }, () => {
   it('stops serve and migrate with one clear line naming the database', () => {
     if (!mounted) return;
     expect(dash(['migrate']).status).toBe(0);
