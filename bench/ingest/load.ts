@@ -38,6 +38,12 @@ export interface LoadResult {
   max: number;
   /** p99 latency of the reports scheduled in each second of the run, in order. */
   p99BySecond: number[];
+  /**
+   * Reports answered 200 by each server, in `ports` order: a request takes the next server in
+   * turn that has a free connection, so when one server's connections are all busy the other
+   * gets more than its share.
+   */
+  okByServer: number[];
 }
 
 const VARIANTS = 32;
@@ -63,6 +69,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
   const errors: Record<string, number> = {};
   let sent = 0;
   let ok = 0;
+  const okByServer = cmd.ports.map(() => 0);
   let next = 0;
   const pick = () => {
     const i = next++;
@@ -70,12 +77,14 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     const variant = Math.floor(i / cmd.secrets.length) % VARIANTS;
     return { head: heads[node]![variant]!, body: bodies[variant]! };
   };
-  const record = (status: number, scheduled: number) => {
+  const record = (status: number, scheduled: number, port: number) => {
     const latency = performance.now() - scheduled;
     latencies.push(latency);
     (bySecond[Math.floor((scheduled - start) / 1000)] ??= []).push(latency);
-    if (status === 200) ok++;
-    else errors[status] = (errors[status] ?? 0) + 1;
+    if (status === 200) {
+      ok++;
+      okByServer[cmd.ports.indexOf(port)]!++;
+    } else errors[status] = (errors[status] ?? 0) + 1;
   };
   const fail = (err: Error) => {
     errors[err.message] = (errors[err.message] ?? 0) + 1;
@@ -93,7 +102,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
           sent++;
           const t0 = performance.now();
           try {
-            record(await c.send(head, body), t0);
+            record(await c.send(head, body), t0, c.port);
           } catch (err) {
             fail(err as Error);
             // Carry on with a new connection; a server that refuses them ends this client.
@@ -159,7 +168,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
         inFlight++;
         c.send(head, body).then(
           (status) => {
-            record(status, scheduled);
+            record(status, scheduled, c.port);
             inFlight--;
             free.get(c.port)!.push(c);
             dispatch();
@@ -216,6 +225,7 @@ async function run(cmd: LoadCommand): Promise<LoadResult> {
     p50: q(0.5),
     p99: q(0.99),
     max: latencies.at(-1) ?? 0,
+    okByServer,
     p99BySecond: Array.from(bySecond, (l) => {
       const sorted = (l ?? []).sort((a, b) => a - b);
       return sorted[Math.floor(0.99 * sorted.length)] ?? 0;

@@ -333,6 +333,10 @@ async function main(): Promise<void> {
         : writtenPerReport(threadsBeforeOpen, threadWritten(pid), open.ok);
       console.log(line(`dash open loop ${RATE}/s`, open));
       console.log(`open loop p99 by second (ms): ${open.p99BySecond.map((v) => fmt(v)).join(' ')}`);
+      if (pids.length > 1) {
+        const split = open.okByServer.map((n, i) => `${String.fromCharCode(65 + i)} ${fmt(n)}`);
+        console.log(`open loop answered by instance: ${split.join(', ')}`);
+      }
       console.log(`CPU per report, dash open loop: server ${openCpu.text}`);
       console.log(`CPU per report, open loop, outside Dash: ${outside(open.ok)}`);
       if (db) {

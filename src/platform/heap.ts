@@ -11,6 +11,16 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const HEAP_GROWING_PERCENT = 30;
 
+/**
+ * The same on PostgreSQL, where CPU is what runs out first: two instances, PostgreSQL and
+ * the agents' traffic share the cores, and at 30 % V8's helper threads marked the HTTP
+ * isolates so often that V8's helper threads took 134-208 µs of a report's ~600 µs budget
+ * (two cores at 3,333 reports/s). At 100 % they took 67-111 µs and Dash's CPU per report fell
+ * by 14-25 % in four of five A/B pairs, for 30-70 MB more RSS per instance (docs/postgresql.md
+ * "Per-report CPU budget").
+ */
+export const PG_HEAP_GROWING_PERCENT = 100;
+
 /** V8 options an operator may pass to size the heaps themselves; then Dash leaves them be. */
 const OPERATOR_HEAP_FLAGS = /--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size)\b/;
 
@@ -22,8 +32,9 @@ const OPERATOR_HEAP_FLAGS = /--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-
 export function boundHeapGrowth(
   execArgv: readonly string[] = process.execArgv,
   nodeOptions: string = process.env.NODE_OPTIONS ?? '',
+  percent: number = HEAP_GROWING_PERCENT,
 ): boolean {
   if (OPERATOR_HEAP_FLAGS.test([...execArgv, nodeOptions].join(' '))) return false;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
   return true;
 }

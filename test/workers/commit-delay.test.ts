@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.js';
+import { PAGE_BYTES } from '../../src/store/sqlite/open-log.js';
 import { OpenLogIndex } from '../../src/store/sqlite/open-log-index.js';
 import { openLogPath } from '../../src/store/sqlite/open-logs.js';
 import { startIngestWorker } from '../../src/workers/ingest-worker-client.js';
@@ -37,7 +39,7 @@ async function worker(commitDelayMs: number, shard: number) {
     index.close();
     return times;
   };
-  return { backend, report, logged };
+  return { backend, report, logged, path };
 }
 
 const timed = async <T>(fn: () => Promise<T>) => {
@@ -93,12 +95,14 @@ describe('group commit delay of the open-block log (ingest_commit_delay)', () =>
   );
 
   it('with 0 syncs at once, and counts its writes by source', { timeout: 30_000 }, async () => {
-    const { backend, report } = await worker(0, 2);
+    const { backend, report, path } = await worker(0, 2);
     try {
       await backend.ready?.();
       const { value, ms } = await timed(() => report(1, T));
       expect(value.ok).toBe(true);
       expect(ms).toBeLessThan(350);
+      // Answered after its sync, which padded the log to a page boundary first.
+      expect(statSync(openLogPath(path, 2)).size % PAGE_BYTES).toBe(0);
       for (let i = 0; i < 5; i++) expect((await report(2, T + i * 3000)).ok).toBe(true);
       await backend.sealOpenLog!(T + 3_600_000);
       const io = openLogIoTotals(2)!;
@@ -108,6 +112,9 @@ describe('group commit delay of the open-block log (ingest_commit_delay)', () =>
       // Samples are a few hundred bytes each, framing included.
       expect(io.sampleBytes / 6).toBeGreaterThan(50);
       expect(io.sampleBytes / 6).toBeLessThan(1000);
+      // Each sync padded the log to a page (open-log.ts): up to a page per sync.
+      expect(io.paddingBytes).toBeGreaterThan(0);
+      expect(io.paddingBytes).toBeLessThan(io.syncs * PAGE_BYTES);
       expect(io.blockBytes).toBeGreaterThan(0);
     } finally {
       await backend.close();

@@ -4,7 +4,11 @@ import { buildApp } from '../../app.js';
 import { publishAgentAssets } from '../../deploy/agent-assets.js';
 import { startLocalAgent } from '../local-agent.js';
 import { dashCommand } from '../hints.js';
-import { boundHeapGrowth } from '../../platform/heap.js';
+import {
+  boundHeapGrowth,
+  HEAP_GROWING_PERCENT,
+  PG_HEAP_GROWING_PERCENT,
+} from '../../platform/heap.js';
 import type { FrontState } from '../../domain/front/front-state.js';
 import { nameNodeThreads } from '../../platform/thread-names.js';
 import { ingestTraceOn, traceJobs } from '../../workers/ingest-trace.js';
@@ -37,10 +41,15 @@ function renderFrontViews(front: FrontState): void {
 
 /** `dash serve`: start in the foreground; SIGTERM/SIGINT drain requests and close the store. */
 export async function serveCommand(): Promise<void> {
-  boundHeapGrowth();
+  const config = loadConfig();
+  // Before any worker thread starts (the flag is process-wide).
+  boundHeapGrowth(
+    process.execArgv,
+    process.env.NODE_OPTIONS ?? '',
+    config.database.kind === 'postgres' ? PG_HEAP_GROWING_PERCENT : HEAP_GROWING_PERCENT,
+  );
   // Before the worker threads start, so every thread still called `node` is one of Node's own.
   await nameNodeThreads();
-  const config = loadConfig();
   const deps = await createDeps(config);
   const setup = await deps.adminPassword.ensure(config.adminPassword);
   try {

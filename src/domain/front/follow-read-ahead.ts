@@ -21,6 +21,11 @@ export interface ReadAheadOptions {
   gapMs?: number;
   /** Views rendered per slice before the thread goes back to other work. */
   renderSlice?: number;
+  /**
+   * After a failed background read, how long before the next: a store that is down would
+   * otherwise be retried (and warned about) after every note. Readers still read at once.
+   */
+  retryMs?: number;
   warn: (msg: string, ctx: Record<string, unknown>) => void;
 }
 
@@ -44,6 +49,9 @@ export class FollowReadAhead {
   private readonly windowMs: number;
   private readonly gapMs: number;
   private readonly renderSlice: number;
+  private readonly retryMs: number;
+  /** Clock time before which no background read starts (after a failure). */
+  private retryAt = 0;
 
   constructor(
     private readonly target: ReadAheadTarget,
@@ -52,6 +60,7 @@ export class FollowReadAhead {
     this.windowMs = opts.windowMs ?? 10_000;
     this.gapMs = opts.gapMs ?? 100;
     this.renderSlice = opts.renderSlice ?? 100;
+    this.retryMs = opts.retryMs ?? 5_000;
   }
 
   /** A front view reader came (it is about to catch up itself). */
@@ -71,10 +80,11 @@ export class FollowReadAhead {
   /** Something was noted: schedules a background catch-up when readers are about. */
   noted(): void {
     if (this.running || this.timer || !this.active) return;
+    const wait = Math.max(this.gapMs, this.retryAt - this.opts.clock.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.run();
-    }, this.gapMs);
+    }, wait);
     this.timer.unref();
   }
 
@@ -91,8 +101,10 @@ export class FollowReadAhead {
       await this.target.catchUp();
       while (!this.stopped && this.target.renderFollowed(this.renderSlice) > 0) await nextTurn();
     } catch (err) {
-      // The nodes stay noted: the next reader (or slice) reads them again.
-      this.opts.warn('reading ahead of front view readers failed', { err });
+      // The nodes stay noted: the next reader (or slice) reads them again. After stop() the
+      // store may be closing under a read in flight: nothing to report then.
+      if (!this.stopped) this.opts.warn('reading ahead of front view readers failed', { err });
+      this.retryAt = this.opts.clock.now() + this.retryMs;
     } finally {
       this.running = false;
     }

@@ -164,12 +164,13 @@ export function scanRecords(
   return { records, end: pos };
 }
 
-function allZero(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (bytes[i] !== 0) return false;
-  return true;
-}
-
 const ZEROS = Buffer.alloc(PAGE_BYTES);
+
+/** Whether bytes [from, to) are all zero (at most a page: padding). */
+function allZero(bytes: Uint8Array, from: number, to: number): boolean {
+  const part = Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from);
+  return part.equals(ZEROS.subarray(0, to - from));
+}
 
 function readAll(fd: number): Buffer {
   const size = fstatSync(fd).size;

@@ -163,4 +163,32 @@ describe('front state: reading ahead of front view readers', () => {
     await sleep(30);
     expect(reads).toEqual([]);
   });
+
+  it('keeps the nodes of a failed background read for the next reader, and says so', async () => {
+    const s = sharedStore();
+    const warned: string[] = [];
+    const front = new FrontState({
+      repo: s.repo,
+      staleAfterSec: 30,
+      warn: (msg) => warned.push(msg),
+    });
+    await front.load();
+    front.readAheadOfReaders({ clock: { now: () => T0 }, gapMs: 1 });
+    expect(front.catchUp()).toBeUndefined();
+    const lost = Promise.reject(new Error('connection lost'));
+    // Handled here too, so the rejection is not reported before the read-ahead awaits it.
+    lost.catch(() => {});
+    s.hold(lost);
+    s.report(1, T0 + 1);
+    front.follow([1]);
+    await until(() => warned.length === 1);
+    // Not retried (nor warned again) after every note: the next try waits `retryMs`.
+    front.follow([1]);
+    await sleep(30);
+    expect(warned).toEqual(['reading ahead of front view readers failed']);
+    expect(front.unreadFollowed).toBe(1);
+    s.hold(undefined);
+    await front.catchUp();
+    expect(front.receivedAt(1)).toBe(T0 + 1);
+  });
 });

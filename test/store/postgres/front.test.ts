@@ -71,4 +71,31 @@ describe.skipIf(!POSTGRES_AVAILABLE)('front repo on PostgreSQL: node_current and
       smartJson: '{"s":1}',
     });
   });
+
+  it('compresses the projection documents with lz4 where the server has it (migration 0019)', async () => {
+    const lz4 = await store.pool
+      .query(`CREATE TEMP TABLE lz4_probe (t text COMPRESSION lz4)`)
+      .then(() => true)
+      .catch(() => false);
+    const { rows } = await store.pool.query<{ rel: string; att: string; c: string }>(
+      `SELECT attrelid::regclass::text AS rel, attname AS att, attcompression AS c
+       FROM pg_attribute WHERE attrelid IN ('node_live'::regclass, 'node_current'::regclass)
+         AND attname IN ('runtime_json', 'smart_json', 'thermal_json', 'pressure_json')
+       ORDER BY 1, 2`,
+    );
+    expect(rows).toHaveLength(8);
+    for (const r of rows) expect(r.c, `${r.rel}.${r.att}`).toBe(lz4 ? 'l' : '');
+    // A projection large enough to be compressed in its row (STORAGE MAIN, 0017).
+    const doc = JSON.stringify({ values: Array.from({ length: 2000 }, (_, i) => i % 7) });
+    await store.pool.query(
+      `INSERT INTO node_live (node_id, received_at, reported_at, runtime_json)
+       VALUES (1, $1, $1, $2)`,
+      [T0 + 1, doc],
+    );
+    const stored = await store.pool.query<{ m: string | null }>(
+      `SELECT pg_column_compression(runtime_json) AS m FROM node_live WHERE node_id = 1`,
+    );
+    expect(stored.rows[0]?.m).toBe(lz4 ? 'lz4' : 'pglz');
+    expect((await store.front.currentRows([1]))[0]?.runtimeJson).toBe(doc);
+  });
 });

@@ -13,6 +13,7 @@ import * as m0015 from './0015_traffic_counter_no_time_index.js';
 import * as m0016 from './0016_traffic_counter_by_minute.js';
 import * as m0017 from './0017_node_live.js';
 import * as m0018 from './0018_traffic_open_bucket.js';
+import * as m0019 from './0019_projection_lz4.js';
 
 /**
  * Ordered PostgreSQL migrations, with the same ids as SQLITE_MIGRATIONS (a test keeps the two
@@ -36,4 +37,5 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ id: string; up: readonly strin
   { id: '0016_traffic_counter_by_minute', up: m0016.up },
   { id: '0017_node_live', up: m0017.up },
   { id: '0018_traffic_open_bucket', up: m0018.up },
+  { id: '0019_projection_lz4', up: m0019.up },
 ];
