@@ -370,7 +370,11 @@ export class TrafficCollector {
     let stored = 0;
     let first = true;
     while (d.done < d.nodes.length) {
-      const pacer = this.hurried ? undefined : this.pacer;
+      // Unpaced in a stop, and once the queue behind this flush reaches the early-flush bound
+      // (a flush paced to a sixteenth on a starved machine can fall a minute behind): memory
+      // and the next flush come before the report batches' gaps then.
+      const behind = this.queue.length >= this.limits.earlyFlushAt;
+      const pacer = this.hurried || behind ? undefined : this.pacer;
       // The gap the last chunk earned (the report batches' turn on the storing thread); reads
       // run in it too, as no chunk is in flight.
       if (pacer) await pacer.pause();

@@ -193,6 +193,42 @@ describe('TrafficCollector paced', () => {
     expect(seen).toContain('290:20');
   });
 
+  it('stops pacing once the queue behind the flush reaches the early-flush bound', async () => {
+    const { repo, batches } = fakeRepo();
+    const gaps: number[] = [];
+    const late: { c?: TrafficCollector } = {};
+    const pacer = new StepPacer(
+      () => 0,
+      async (ms) => {
+        gaps.push(ms);
+        // Reports keep coming during the flush: node 999, 40 samples per gap.
+        feed(late.c!, [999], gaps.length * 20);
+      },
+      BACKGROUND_PACE,
+    );
+    const c = new TrafficCollector(
+      repo,
+      async () => CYCLE,
+      silentLogger,
+      async (b) => {
+        await repo.apply(b);
+        return 100;
+      },
+      { earlyFlushAt: 200, queueLimit: 100_000 },
+      pacer,
+    );
+    late.c = c;
+    feed(c, nodes(300));
+    await c.flush();
+    // Paced while fewer than 200 samples waited behind it (five gaps: 5 × 40), then full
+    // chunks without gaps. (The samples behind it start an early flush of their own.)
+    const own = sizes(batches.filter((b) => b.counters.every((r) => r.nodeId !== 999)));
+    expect(own.slice(0, 5)).toEqual([4080, 2040, 1000, 480, 240]);
+    expect(own.slice(5, -1).length).toBeGreaterThan(0);
+    expect(own.slice(5, -1).every((n) => n === 4080)).toBe(true);
+    expect(gaps.slice(0, 5)).toEqual([0, 100, 100, 100, 100]);
+  });
+
   it('stores full chunks without gaps once hurried (a stop)', async () => {
     const { c, batches, gaps } = paced(() => 100);
     feed(c, nodes(300));
