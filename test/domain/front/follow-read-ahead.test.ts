@@ -2,25 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { FrontState } from '../../../src/domain/front/front-state.js';
 import { runtimeView } from '../../../src/domain/front/runtime-view.js';
 import { validateMetricsReport } from '../../../src/domain/ingest/validate-metrics.js';
-import type { CurrentRow, FrontRepo, NodeFrontRow } from '../../../src/store/ports.js';
+import type { CurrentRow, FrontRepo } from '../../../src/store/ports.js';
 import { agentReport } from '../../support/agent-payloads.js';
+import { frontNodeRow } from '../../support/front-rows.js';
 
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const NODES = [1, 2, 3, 4, 5, 6, 7];
 
-const nodeRow = (id: number): NodeFrontRow => ({
-  id,
-  name: `node-${id}`,
-  tags: '[]',
-  displayOrder: 0,
-  guestVisible: false,
-  os: 'linux',
-  platform: 'debian',
-  platformVersion: '12.8',
-  kernelVersion: '6.1.0',
-  arch: 'x86_64',
-  staticJson: null,
-});
+const nodeRow = (id: number) => frontNodeRow(id, { staticJson: null });
 
 /** A node's stored current projection, as another instance's ingest leaves it. */
 function stored(nodeId: number, receivedAt: number): CurrentRow {

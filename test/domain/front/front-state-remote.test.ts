@@ -5,26 +5,13 @@ import { runtimeView } from '../../../src/domain/front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../../../src/domain/front/side-views.js';
 import type { ReportDigest } from '../../../src/domain/ingest/report-digest.js';
 import { validateMetricsReport } from '../../../src/domain/ingest/validate-metrics.js';
-import { emptyStaticInfo, mergeStaticInfo } from '../../../src/domain/nodes/static-info.js';
-import type { CurrentRow, FrontRepo, NodeFrontRow } from '../../../src/store/ports.js';
+import type { CurrentRow, FrontRepo } from '../../../src/store/ports.js';
 import { agentReport, windowsAgentReport } from '../../support/agent-payloads.js';
-import { agentStatic } from '../../support/agent-static.js';
+import { frontNodeRow } from '../../support/front-rows.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-const node: NodeFrontRow = {
-  id: 1,
-  name: 'node-1',
-  tags: '[]',
-  displayOrder: 0,
-  guestVisible: false,
-  os: 'linux',
-  platform: 'debian',
-  platformVersion: '12.8',
-  kernelVersion: '6.1.0',
-  arch: 'x86_64',
-  staticJson: JSON.stringify(mergeStaticInfo(emptyStaticInfo(), agentStatic(), 0)),
-};
+const node = frontNodeRow(1);
 
 /** node_current / node_live as another instance's ingest leaves it for one report. */
 function stored(receivedAt: number, report: object): CurrentRow {

@@ -4,10 +4,9 @@ import { renderBodyJson, renderFacts } from '../../../src/domain/front/render.js
 import { runtimeView } from '../../../src/domain/front/runtime-view.js';
 import { pressureView, smartView, thermalView } from '../../../src/domain/front/side-views.js';
 import { validateMetricsReport } from '../../../src/domain/ingest/validate-metrics.js';
-import { mergeStaticInfo, emptyStaticInfo } from '../../../src/domain/nodes/static-info.js';
 import type { CurrentRow, FrontRepo, NodeFrontRow } from '../../../src/store/ports.js';
 import { agentReport, windowsAgentReport } from '../../support/agent-payloads.js';
-import { agentStatic } from '../../support/agent-static.js';
+import { frontNodeRow } from '../../support/front-rows.js';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
@@ -22,22 +21,7 @@ class FakeRepo implements FrontRepo {
   }
 }
 
-function row(id: number, over: Partial<NodeFrontRow> = {}): NodeFrontRow {
-  return {
-    id,
-    name: `node-${id}`,
-    tags: '[]',
-    displayOrder: 0,
-    guestVisible: false,
-    os: 'linux',
-    platform: 'debian',
-    platformVersion: '12.8',
-    kernelVersion: '6.1.0',
-    arch: 'x86_64',
-    staticJson: JSON.stringify(mergeStaticInfo(emptyStaticInfo(), agentStatic(), 0)),
-    ...over,
-  };
-}
+const row = frontNodeRow;
 
 /** What ingest hands the front state for one report. */
 function accepted(receivedAt: number, report: object = agentReport()) {

@@ -3,7 +3,8 @@ import { FLUSH_CHUNK, TrafficCollector } from '../../../src/domain/traffic/colle
 import type { NodeCycle } from '../../../src/domain/traffic/cycle-bounds.js';
 import { silentLogger } from '../../../src/platform/logger.js';
 import { BACKGROUND_PACE, StepPacer } from '../../../src/platform/step-pacer.js';
-import type { TrafficBatch, TrafficIfaceRow, TrafficRepo } from '../../../src/store/ports.js';
+import type { TrafficBatch } from '../../../src/store/ports.js';
+import { fakeTrafficRepo } from '../../support/fake-traffic-repo.js';
 
 /**
  * A flush whose chunks run on a thread the report batches need too (SQLite's first ingest
@@ -15,20 +16,6 @@ const T0 = Date.UTC(2026, 10, 24, 12);
 const CYCLE: NodeCycle = { mode: 'calendar_month', startDay: 1, anchorDate: '', zone: 'UTC' };
 /** 2 interfaces × 20 reports: the samples of one node in a flush. */
 const PER_NODE = 40;
-
-function fakeRepo() {
-  const ifaces = new Map<string, TrafficIfaceRow>();
-  const batches: TrafficBatch[] = [];
-  const repo = {
-    ifaceStates: async () => [...ifaces.values()],
-    ifaces: async (nodeId: number) => [...ifaces.values()].filter((r) => r.nodeId === nodeId),
-    apply: async (b: TrafficBatch) => {
-      batches.push(b);
-      for (const i of b.ifaces) ifaces.set(`${i.nodeId}/${i.iface}`, i);
-    },
-  } as unknown as TrafficRepo;
-  return { repo, batches };
-}
 
 /** 20 reports of every node, interleaved as they arrive, 3 s apart. */
 function feed(c: TrafficCollector, nodes: number[], from = 0, reports = 20) {
@@ -53,7 +40,7 @@ const nodes = (n: number) => Array.from({ length: n }, (_, i) => n - i);
  * the storing thread, paced by a real StepPacer whose gaps are recorded and not waited.
  */
 function paced(stepMs: (samples: number) => number, onPause?: () => Promise<void>) {
-  const { repo, batches } = fakeRepo();
+  const { repo, batches } = fakeTrafficRepo();
   const gaps: number[] = [];
   const pacer = new StepPacer(
     () => 0,
@@ -134,7 +121,7 @@ describe('TrafficCollector paced', () => {
 
   it('stores every sample once, each node in one chunk, the same rows as unpaced', async () => {
     const slow = paced((n) => n / 10); // 4,096 samples: 410 ms; 256: 26 ms
-    const plain = fakeRepo();
+    const plain = fakeTrafficRepo();
     const unpaced = new TrafficCollector(plain.repo, async () => CYCLE, silentLogger);
     for (const c of [slow.c, unpaced]) {
       feed(c, nodes(300));
@@ -194,7 +181,7 @@ describe('TrafficCollector paced', () => {
   });
 
   it('stops pacing once the queue behind the flush reaches the early-flush bound', async () => {
-    const { repo, batches } = fakeRepo();
+    const { repo, batches } = fakeTrafficRepo();
     const gaps: number[] = [];
     const late: { c?: TrafficCollector } = {};
     const pacer = new StepPacer(

@@ -2,25 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { TrafficCollector } from '../../../src/domain/traffic/collector.js';
 import type { NodeCycle } from '../../../src/domain/traffic/cycle-bounds.js';
 import { silentLogger } from '../../../src/platform/logger.js';
-import type { TrafficBatch, TrafficIfaceRow, TrafficRepo } from '../../../src/store/ports.js';
+import type { TrafficBatch, TrafficRepo } from '../../../src/store/ports.js';
+import { fakeTrafficRepo } from '../../support/fake-traffic-repo.js';
 
 const T0 = Date.UTC(2026, 10, 24, 12);
 const CYCLE: NodeCycle = { mode: 'calendar_month', startDay: 1, anchorDate: '', zone: 'UTC' };
-
-/** A store that keeps interface cursors and records each batch (one transaction each). */
-function fakeRepo() {
-  const ifaces = new Map<string, TrafficIfaceRow>();
-  const batches: TrafficBatch[] = [];
-  const repo = {
-    ifaceStates: async () => [...ifaces.values()],
-    ifaces: async (nodeId: number) => [...ifaces.values()].filter((r) => r.nodeId === nodeId),
-    apply: async (b: TrafficBatch) => {
-      batches.push(b);
-      for (const i of b.ifaces) ifaces.set(`${i.nodeId}/${i.iface}`, i);
-    },
-  } as unknown as TrafficRepo;
-  return { repo, batches, ifaces };
-}
 
 function collector(
   repo: TrafficRepo,
@@ -54,7 +40,7 @@ function feed(c: TrafficCollector, nodes: number[], reports: number, from = 0) {
 
 describe('TrafficCollector', () => {
   it('stores each node in one transaction per flush, whatever order reports arrived in', async () => {
-    const { repo, batches } = fakeRepo();
+    const { repo, batches } = fakeTrafficRepo();
     const c = collector(repo);
     const nodes = Array.from({ length: 300 }, (_, i) => 300 - i);
     feed(c, nodes, 20);
@@ -80,7 +66,7 @@ describe('TrafficCollector', () => {
   });
 
   it('flushes early only past the memory bound, and refuses samples past the limit', async () => {
-    const { repo, batches } = fakeRepo();
+    const { repo, batches } = fakeTrafficRepo();
     const c = collector(repo, { earlyFlushAt: 100, queueLimit: 150 });
     feed(c, [1], 49); // 98 samples: under the bound, nothing stored
     await new Promise((r) => setImmediate(r));
@@ -96,7 +82,7 @@ describe('TrafficCollector', () => {
   });
 
   it('hands reads the samples not stored yet, consistently with a flush in progress', async () => {
-    const { repo } = fakeRepo();
+    const { repo } = fakeTrafficRepo();
     let release: (() => void) | undefined;
     const c = collector(repo, undefined, async (b) => {
       await new Promise<void>((r) => (release = r));
@@ -127,7 +113,7 @@ describe('TrafficCollector', () => {
   });
 
   it('keeps a chunk that failed to store and stores it at the next flush', async () => {
-    const { repo, batches } = fakeRepo();
+    const { repo, batches } = fakeTrafficRepo();
     let fail = true;
     const c = collector(repo, undefined, async (b) => {
       if (fail) throw new Error('database is locked');
@@ -147,7 +133,7 @@ describe('TrafficCollector', () => {
   });
 
   it('forgets queued samples when told to (another instance now collects)', async () => {
-    const { repo, batches } = fakeRepo();
+    const { repo, batches } = fakeTrafficRepo();
     const c = collector(repo);
     feed(c, [1], 5);
     await c.discardQueued();
