@@ -1,3 +1,4 @@
+import type { TrafficCollector } from '../../src/domain/traffic/collector.js';
 import type { TrafficBatch, TrafficIfaceRow, TrafficRepo } from '../../src/store/ports.js';
 
 /**
@@ -16,4 +17,29 @@ export function fakeTrafficRepo() {
     },
   } as unknown as TrafficRepo;
   return { repo, batches, ifaces };
+}
+
+/**
+ * `reports` reports of every node in `nodes` from the `from`-th on, interleaved as they arrive
+ * 3 s apart from `t0`, each with two interfaces whose counters grow.
+ */
+export function feedReports(
+  c: TrafficCollector,
+  t0: number,
+  nodes: number[],
+  reports: number,
+  from = 0,
+): void {
+  for (let k = from; k < from + reports; k++) {
+    for (const nodeId of nodes) {
+      c.enqueue({
+        nodeId,
+        receivedAt: t0 + k * 3000 + nodeId,
+        ifaces: [
+          { name: 'eth0', rx: k * 1000, tx: k * 10 },
+          { name: 'eth1', rx: k * 7, tx: k },
+        ],
+      });
+    }
+  }
 }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { FLUSH_CHUNK, TrafficCollector } from '../../../src/domain/traffic/collector.js';
+import {
+  FLUSH_CHUNK,
+  TrafficCollector,
+  type CollectorLimits,
+} from '../../../src/domain/traffic/collector.js';
 import type { NodeCycle } from '../../../src/domain/traffic/cycle-bounds.js';
 import { silentLogger } from '../../../src/platform/logger.js';
 import { BACKGROUND_PACE, StepPacer } from '../../../src/platform/step-pacer.js';
 import type { TrafficBatch } from '../../../src/store/ports.js';
-import { fakeTrafficRepo } from '../../support/fake-traffic-repo.js';
+import { fakeTrafficRepo, feedReports } from '../../support/fake-traffic-repo.js';
 
 /**
  * A flush whose chunks run on a thread the report batches need too (SQLite's first ingest
@@ -17,21 +21,9 @@ const CYCLE: NodeCycle = { mode: 'calendar_month', startDay: 1, anchorDate: '', 
 /** 2 interfaces × 20 reports: the samples of one node in a flush. */
 const PER_NODE = 40;
 
-/** 20 reports of every node, interleaved as they arrive, 3 s apart. */
-function feed(c: TrafficCollector, nodes: number[], from = 0, reports = 20) {
-  for (let k = from; k < from + reports; k++) {
-    for (const nodeId of nodes) {
-      c.enqueue({
-        nodeId,
-        receivedAt: T0 + k * 3000 + nodeId,
-        ifaces: [
-          { name: 'eth0', rx: k * 1000 + nodeId, tx: k * 10 },
-          { name: 'eth1', rx: k * 7, tx: k },
-        ],
-      });
-    }
-  }
-}
+/** 20 reports of every node from the `from`-th on, interleaved as they arrive, 3 s apart. */
+const feed = (c: TrafficCollector, nodes: number[], from = 0) =>
+  feedReports(c, T0, nodes, 20, from);
 
 const nodes = (n: number) => Array.from({ length: n }, (_, i) => n - i);
 
@@ -39,14 +31,18 @@ const nodes = (n: number) => Array.from({ length: n }, (_, i) => n - i);
  * A collector storing into a fake repository whose chunks each "take" `stepMs(samples)` ms on
  * the storing thread, paced by a real StepPacer whose gaps are recorded and not waited.
  */
-function paced(stepMs: (samples: number) => number, onPause?: () => Promise<void>) {
+function paced(
+  stepMs: (samples: number) => number,
+  onPause?: (c: TrafficCollector, gaps: number[]) => Promise<void> | void,
+  limits?: CollectorLimits,
+) {
   const { repo, batches } = fakeTrafficRepo();
   const gaps: number[] = [];
   const pacer = new StepPacer(
     () => 0,
     async (ms) => {
       gaps.push(ms);
-      await onPause?.();
+      await onPause?.(c, gaps);
     },
     BACKGROUND_PACE,
   );
@@ -58,7 +54,7 @@ function paced(stepMs: (samples: number) => number, onPause?: () => Promise<void
       await repo.apply(b);
       return stepMs(b.counters.length);
     },
-    undefined,
+    limits,
     pacer,
   );
   return { c, batches, gaps, pacer };
@@ -181,30 +177,12 @@ describe('TrafficCollector paced', () => {
   });
 
   it('stops pacing once the queue behind the flush reaches the early-flush bound', async () => {
-    const { repo, batches } = fakeTrafficRepo();
-    const gaps: number[] = [];
-    const late: { c?: TrafficCollector } = {};
-    const pacer = new StepPacer(
-      () => 0,
-      async (ms) => {
-        gaps.push(ms);
-        // Reports keep coming during the flush: node 999, 40 samples per gap.
-        feed(late.c!, [999], gaps.length * 20);
-      },
-      BACKGROUND_PACE,
-    );
-    const c = new TrafficCollector(
-      repo,
-      async () => CYCLE,
-      silentLogger,
-      async (b) => {
-        await repo.apply(b);
-        return 100;
-      },
+    // Reports keep coming during the flush: node 999, 40 samples per gap.
+    const { c, batches, gaps } = paced(
+      () => 100,
+      (self, gaps) => feed(self, [999], gaps.length * 20),
       { earlyFlushAt: 200, queueLimit: 100_000 },
-      pacer,
     );
-    late.c = c;
     feed(c, nodes(300));
     await c.flush();
     // Paced while fewer than 200 samples waited behind it (five gaps: 5 × 40), then full

@@ -3,7 +3,7 @@ import { TrafficCollector } from '../../../src/domain/traffic/collector.js';
 import type { NodeCycle } from '../../../src/domain/traffic/cycle-bounds.js';
 import { silentLogger } from '../../../src/platform/logger.js';
 import type { TrafficBatch, TrafficRepo } from '../../../src/store/ports.js';
-import { fakeTrafficRepo } from '../../support/fake-traffic-repo.js';
+import { fakeTrafficRepo, feedReports } from '../../support/fake-traffic-repo.js';
 
 const T0 = Date.UTC(2026, 10, 24, 12);
 const CYCLE: NodeCycle = { mode: 'calendar_month', startDay: 1, anchorDate: '', zone: 'UTC' };
@@ -22,21 +22,8 @@ function collector(
   );
 }
 
-/** `reports` reports of every node in `nodes`, interleaved as they arrive, 3 s apart. */
-function feed(c: TrafficCollector, nodes: number[], reports: number, from = 0) {
-  for (let k = from; k < from + reports; k++) {
-    for (const nodeId of nodes) {
-      c.enqueue({
-        nodeId,
-        receivedAt: T0 + k * 3000 + nodeId,
-        ifaces: [
-          { name: 'eth0', rx: k * 1000, tx: k * 10 },
-          { name: 'eth1', rx: k * 7, tx: k },
-        ],
-      });
-    }
-  }
-}
+const feed = (c: TrafficCollector, nodes: number[], reports: number, from = 0) =>
+  feedReports(c, T0, nodes, reports, from);
 
 describe('TrafficCollector', () => {
   it('stores each node in one transaction per flush, whatever order reports arrived in', async () => {
